@@ -1,0 +1,53 @@
+// Runs one trajectory of a one-degree-of-freedom system for N steps: the per-trajectory
+// body that the CPU loop and the CUDA kernel share. Tracks the energy error and Newton work.
+#pragma once
+
+#include <cmath>
+
+#include "geomint/pendulum/potentials.hpp"
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+
+namespace geomint {
+
+template <class Real>
+struct TrajectoryResult {
+    Real q;
+    Real p;
+    Real max_energy_error;        // max over the steps taken of |H - H0|
+    long long newton_iterations;  // summed over all steps
+    long long steps_completed;
+    SolveStatus status;           // the first failure ends the trajectory; (q, p) is then the last good state
+};
+
+template <class Scheme, class Potential, class Real>
+GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, const Potential& potential, Real q0,
+                                                       Real p0, Real h, long long steps,
+                                                       const NewtonOptions<Real>& options) {
+    using std::abs;
+    using std::isfinite;
+    TrajectoryResult<Real> result{q0, p0, Real(0), 0, 0, SolveStatus::ok};
+    const Real energy0 = hamiltonian(potential, q0, p0);
+    if (!isfinite(energy0)) {
+        result.status = SolveStatus::non_finite;
+        return result;
+    }
+    Real q = q0, p = p0;
+    for (long long n = 0; n < steps; ++n) {
+        const SolveStatus status = scheme.step(potential, h, q, p, options, result.newton_iterations);
+        const Real energy_error = abs(hamiltonian(potential, q, p) - energy0);
+        if (status == SolveStatus::ok && !(isfinite(q) && isfinite(p) && isfinite(energy_error))) {
+            result.status = SolveStatus::non_finite;
+        } else {
+            result.status = status;
+        }
+        if (result.status != SolveStatus::ok) break;
+        result.q = q;
+        result.p = p;
+        if (energy_error > result.max_energy_error) result.max_energy_error = energy_error;
+        ++result.steps_completed;
+    }
+    return result;
+}
+
+}  // namespace geomint

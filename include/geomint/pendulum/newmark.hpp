@@ -1,0 +1,36 @@
+// Newmark (midpoint variational) step for L = m/2 q'^2 - V(q), SPEC §1.1.
+#pragma once
+
+#include "geomint/platform.hpp"
+#include "geomint/scalar_newton.hpp"
+#include "geomint/solve_status.hpp"
+
+namespace geomint {
+
+struct Newmark {
+    static constexpr const char* name = "newmark";
+    static constexpr int order = 2;
+
+    // Scalar form of SPEC §1.1: x = (q_j + q_{j+1})/2 solves
+    //   x + h^2/(4m) V'(x) = q_j + h/(2m) p_j,
+    // then q_{j+1} = 2x - q_j and p_{j+1} = p_j - h V'(x).
+    // One V'/V'' pair per Newton iteration, against two for the 2x2 form.
+    template <class Real, class Potential>
+    GEOMINT_HD SolveStatus step(const Potential& potential, Real h, Real& q, Real& p,
+                                const NewtonOptions<Real>& options, long long& iterations) const {
+        const Real a = h * h / (Real(4) * potential.mass);
+        const Real rhs = q + h / (Real(2) * potential.mass) * p;
+        Real x = rhs;  // explicit guess: the midpoint of a free flight
+        const auto residual = [&](Real y, Real& value, Real& derivative) {
+            value = y + a * potential.slope(y) - rhs;
+            derivative = Real(1) + a * potential.curvature(y);
+        };
+        const SolveStatus status = newton_scalar(residual, x, options, iterations);
+        if (status != SolveStatus::ok) return status;
+        p = p - h * potential.slope(x);
+        q = Real(2) * x - q;
+        return SolveStatus::ok;
+    }
+};
+
+}  // namespace geomint

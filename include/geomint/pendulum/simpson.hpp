@@ -1,0 +1,40 @@
+// Simpson variational step (quadratic interpolation, Simpson quadrature), SPEC §1.2.
+// Order 4 at the nodes; the 3-stage Lobatto IIIA-IIIB pair in disguise.
+#pragma once
+
+#include "geomint/platform.hpp"
+#include "geomint/scalar_newton.hpp"
+#include "geomint/solve_status.hpp"
+
+namespace geomint {
+
+struct Simpson {
+    static constexpr const char* name = "simpson";
+    static constexpr int order = 4;
+
+    // SPEC §1.2 with q_r eliminated: the internal node q_m solves
+    //   q_m + h^2/(24m) V'(q_m) = q_j + h/(2m) p_j - h^2/(12m) V'(q_j),
+    // then q_{j+1} = 2 q_m - q_j - h^2/(4m) V'(q_m) and
+    //   p_{j+1} = m/h (q_{j+1} - q_j) - h/6 (2 V'(q_m) + V'(q_{j+1})).
+    template <class Real, class Potential>
+    GEOMINT_HD SolveStatus step(const Potential& potential, Real h, Real& q, Real& p,
+                                const NewtonOptions<Real>& options, long long& iterations) const {
+        const Real m = potential.mass;
+        const Real a = h * h / (Real(24) * m);
+        const Real rhs = q + h / (Real(2) * m) * p - h * h / (Real(12) * m) * potential.slope(q);
+        Real qm = rhs;
+        const auto residual = [&](Real y, Real& value, Real& derivative) {
+            value = y + a * potential.slope(y) - rhs;
+            derivative = Real(1) + a * potential.curvature(y);
+        };
+        const SolveStatus status = newton_scalar(residual, qm, options, iterations);
+        if (status != SolveStatus::ok) return status;
+        const Real slope_m = potential.slope(qm);
+        const Real q_next = Real(2) * qm - q - h * h / (Real(4) * m) * slope_m;
+        p = m / h * (q_next - q) - h / Real(6) * (Real(2) * slope_m + potential.slope(q_next));
+        q = q_next;
+        return SolveStatus::ok;
+    }
+};
+
+}  // namespace geomint

@@ -1,0 +1,46 @@
+// Host storage for one chunk of a pendulum ensemble (structure of arrays) and the CPU backend
+// that runs the shared per-trajectory body over it with OpenMP.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pendulum_body.hpp"
+#include "pendulum_dispatch.hpp"
+
+namespace geomint {
+
+template <class Real>
+struct PendulumRunSettings {
+    PendulumScheme scheme = PendulumScheme::newmark;
+    PotentialKind potential = PotentialKind::pendulum;
+    PendulumStepSettings<Real> step{};
+};
+
+template <class Real>
+struct PendulumBatch {
+    std::vector<Real> q0, p0, mass, omega;  // inputs, one entry per trajectory
+    std::vector<Real> q, p, energy_error;   // outputs
+    std::vector<long long> newton_iterations, steps_completed;
+    std::vector<std::uint8_t> status;
+
+    std::size_t size() const { return q0.size(); }
+    void resize(std::size_t n) {
+        for (auto* v : {&q0, &p0, &mass, &omega, &q, &p, &energy_error}) v->resize(n);
+        newton_iterations.resize(n);
+        steps_completed.resize(n);
+        status.resize(n);
+    }
+    PendulumBatchView<Real> view() {
+        return {q0.data(), p0.data(), mass.data(), omega.data(), q.data(), p.data(), energy_error.data(),
+                newton_iterations.data(), steps_completed.data(), status.data()};
+    }
+};
+
+// Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default).
+// Each trajectory is independent, so the result is bitwise the same for any thread count.
+template <class Real>
+void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads);
+
+}  // namespace geomint

@@ -1,0 +1,24 @@
+// CPU backend for pendulum ensembles: an OpenMP loop over the shared per-trajectory body.
+#include <omp.h>
+
+#include "pendulum_batch.hpp"
+
+namespace geomint {
+
+template <class Real>
+void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads) {
+    const auto n = static_cast<long long>(batch.size());
+    const int thread_count = threads > 0 ? threads : omp_get_max_threads();
+    with_pendulum_types<Real>(settings.scheme, settings.potential, [&](auto scheme, auto potential) {
+        using Body = PendulumTrajectoryBody<decltype(scheme), decltype(potential), Real>;
+        const Body body{scheme, batch.view(), settings.step};
+        // Dynamic schedule: failed trajectories stop early and would unbalance a static split.
+#pragma omp parallel for schedule(dynamic, 64) num_threads(thread_count)
+        for (long long i = 0; i < n; ++i) body(static_cast<std::size_t>(i));
+    });
+}
+
+template void run_pendulum_batch_cpu<double>(const PendulumRunSettings<double>&, PendulumBatch<double>&, int);
+template void run_pendulum_batch_cpu<float>(const PendulumRunSettings<float>&, PendulumBatch<float>&, int);
+
+}  // namespace geomint

@@ -1,0 +1,146 @@
+// `geomint pendulum` end to end: the CSV it writes matches the library, is independent of
+// threads and chunking, and bad input gives one clear line, a non-zero exit and no file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cli_runner.hpp"
+#include "geomint/pendulum/integrate_trajectory.hpp"
+#include "geomint/pendulum/simpson.hpp"
+#include "pendulum_exact.hpp"
+
+namespace {
+
+using geomint_test::read_csv;
+using geomint_test::read_file;
+using geomint_test::run_geomint;
+using geomint_test::ScratchFolder;
+
+TEST(CliPendulum, WritesRowsThatMatchTheLibrary) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("run.csv");
+    const auto result = run_geomint("pendulum --scheme simpson --backend cpu --mass 1:2:2 --omega 3 --q0 0.5:2.5:3 "
+                                    "--p0 -1:1:2 --steps 200 --t-end 2 --exact --quiet --out " + out,
+                                    scratch);
+    ASSERT_EQ(result.exit_code, 0) << result.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 1u + 2 * 3 * 2);
+    const std::vector<std::string> header{"q0", "p0", "mass", "omega", "q", "p", "energy_error",
+                                          "newton_iterations", "status", "steps_completed", "q_exact", "p_exact"};
+    EXPECT_EQ(rows[0], header);
+    // Row order: mass, omega, q0, p0 with p0 fastest.
+    EXPECT_EQ(rows[1][0], "0.5");
+    EXPECT_EQ(rows[2][1], "1");
+    EXPECT_EQ(rows[3][0], "1.5");
+    EXPECT_EQ(rows[7][2], "2");
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        const double q0 = std::stod(rows[r][0]), p0 = std::stod(rows[r][1]);
+        const double mass = std::stod(rows[r][2]), omega = std::stod(rows[r][3]);
+        const geomint::PendulumPotential<double> potential{mass, omega};
+        const auto expected = geomint::integrate_trajectory(geomint::Simpson{}, potential, q0, p0, 0.01, 200,
+                                                            geomint::NewtonOptions<double>{});
+        EXPECT_EQ(std::stod(rows[r][4]), expected.q);  // 17 digits: the printed value round-trips
+        EXPECT_EQ(std::stod(rows[r][5]), expected.p);
+        EXPECT_EQ(std::stod(rows[r][6]), expected.max_energy_error);
+        EXPECT_EQ(std::stoll(rows[r][7]), expected.newton_iterations);
+        EXPECT_EQ(rows[r][8], "ok");
+        const auto exact = geomint::pendulum_exact(mass, omega, q0, p0, 2.0);
+        EXPECT_EQ(std::stod(rows[r][10]), exact.q);
+        EXPECT_NEAR(std::stod(rows[r][4]), exact.q, 1e-5);
+    }
+}
+
+TEST(CliPendulum, OutputIndependentOfThreadsAndChunks) {
+    ScratchFolder scratch;
+    const std::string common = "pendulum --backend cpu --q0 -3:3:37 --p0 -2:2:5 --steps 100 --dt 0.02 --quiet";
+    ASSERT_EQ(run_geomint(common + " --threads 1 --out " + scratch.file("a.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(common + " --threads 3 --chunk-size 17 --out " + scratch.file("b.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(common + " --threads 2 --chunk-size 1000 --out " + scratch.file("c.csv"), scratch).exit_code,
+              0);
+    const std::string a = read_file(scratch.file("a.csv"));
+    EXPECT_EQ(a, read_file(scratch.file("b.csv")));
+    EXPECT_EQ(a, read_file(scratch.file("c.csv")));
+    EXPECT_EQ(read_csv(scratch.file("a.csv")).size(), 1u + 37 * 5);
+}
+
+TEST(CliPendulum, FailedTrajectoryIsReportedInItsRow) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("run.csv");
+    const auto result =
+        run_geomint("pendulum --backend cpu --omega 1:1e200:2 --steps 10 --dt 0.1 --quiet --out " + out, scratch);
+    ASSERT_EQ(result.exit_code, 0) << result.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[1][8], "ok");
+    EXPECT_EQ(rows[2][8], "non_finite");
+    const auto limited =
+        run_geomint("pendulum --backend cpu --steps 10 --dt 0.1 --newton-max-iterations 1 --quiet --out " + out,
+                    scratch);
+    ASSERT_EQ(limited.exit_code, 0);
+    EXPECT_EQ(read_csv(out)[1][8], "newton_max_iterations");
+}
+
+TEST(CliPendulum, DuffingAndFloatRun) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("run.csv");
+    ASSERT_EQ(run_geomint("pendulum --backend cpu --potential duffing --beta 0.5 --precision float --steps 100 "
+                          "--dt 0.01 --quiet --out " + out, scratch).exit_code, 0);
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1][8], "ok");
+    EXPECT_LT(std::stod(rows[1][6]), 1e-3);
+}
+
+struct BadInput {
+    const char* arguments;
+    const char* option;  // the option the one-line message must name
+};
+
+class CliPendulumBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliPendulumBadInput, OneLineErrorNonZeroExitNoFile) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("out.csv");
+    const auto result = run_geomint(std::string("pendulum --steps 10 --dt 0.1 --backend cpu ") + GetParam().arguments +
+                                        " --out " + out,
+                                    scratch);
+    EXPECT_NE(result.exit_code, 0);
+    EXPECT_EQ(std::count(result.error_output.begin(), result.error_output.end(), '\n'), 1) << result.error_output;
+    EXPECT_NE(result.error_output.find(GetParam().option), std::string::npos) << result.error_output;
+    EXPECT_EQ(scratch.entries(), 0u) << "an output file was left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, CliPendulumBadInput,
+    ::testing::Values(BadInput{"--q0 1:2", "--q0"}, BadInput{"--q0 0:1:0", "--q0"}, BadInput{"--p0 abc", "--p0"},
+                      BadInput{"--dt 0", "--dt"}, BadInput{"--dt -1", "--dt"}, BadInput{"--steps -5", "--steps"},
+                      BadInput{"--steps 0", "--steps"}, BadInput{"--mass 0", "--mass"},
+                      BadInput{"--mass -1:1:3", "--mass"}, BadInput{"--omega nan", "--omega"},
+                      BadInput{"--q0 inf", "--q0"}, BadInput{"--p0 1e999", "--p0"},
+                      BadInput{"--scheme euler", "--scheme"}, BadInput{"--potential morse", "--potential"},
+                      BadInput{"--backend opencl", "--backend"}, BadInput{"--t-end 1", "--dt"},
+                      BadInput{"--threads -2", "--threads"}, BadInput{"--precision half", "--precision"},
+                      BadInput{"--potential duffing --exact", "--exact"}, BadInput{"--chunk-size 0", "--chunk-size"},
+                      BadInput{"--q0 0:1:100000000 --p0 0:1:100000000 --mass 1:2:100000000 --omega 1:2:100000000",
+                               "--q0"}));
+
+TEST(CliPendulum, UnwritableOutputIsAnError) {
+    ScratchFolder scratch;
+    const auto result = run_geomint("pendulum --steps 10 --dt 0.1 --backend cpu --out " + scratch.file("no/such/x.csv"),
+                                    scratch);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.error_output.find("--out"), std::string::npos);
+    EXPECT_EQ(scratch.entries(), 0u);
+}
+
+TEST(CliPendulum, CudaBackendWithoutDeviceIsAnError) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("out.csv");
+    const auto result = run_geomint("pendulum --steps 10 --dt 0.1 --backend cuda --quiet --out " + out, scratch);
+    if (result.exit_code == 0) GTEST_SKIP() << "a CUDA device is present: the error path cannot be exercised";
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.error_output.find("--backend"), std::string::npos) << result.error_output;
+    EXPECT_EQ(scratch.entries(), 0u);
+}
+
+}  // namespace

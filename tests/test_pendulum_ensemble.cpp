@@ -1,0 +1,114 @@
+// The CPU backend runs the per-trajectory body over a batch: results equal the body's own,
+// bitwise for any thread count and batch size; a failing trajectory does not stop the others.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "geomint/pendulum/integrate_trajectory.hpp"
+#include "pendulum_batch.hpp"
+
+namespace {
+
+using geomint::PendulumBatch;
+using geomint::PendulumRunSettings;
+using geomint::PendulumScheme;
+using geomint::SolveStatus;
+
+PendulumBatch<double> make_batch(std::size_t n) {
+    PendulumBatch<double> batch;
+    batch.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {  // librations, rotations and varied parameters
+        batch.q0[i] = -3.0 + 6.0 * double(i) / double(n);
+        batch.p0[i] = 0.37 * double(i % 11) - 1.5;
+        batch.mass[i] = 0.5 + 0.01 * double(i % 13);
+        batch.omega[i] = 1.0 + 0.1 * double(i % 5);
+    }
+    return batch;
+}
+
+PendulumRunSettings<double> settings_for(PendulumScheme scheme) {
+    PendulumRunSettings<double> s;
+    s.scheme = scheme;
+    s.step.h = 0.01;
+    s.step.steps = 300;
+    return s;
+}
+
+template <class T>
+bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+void expect_bitwise_equal(const PendulumBatch<double>& a, const PendulumBatch<double>& b) {
+    EXPECT_TRUE(bitwise_equal(a.q, b.q));
+    EXPECT_TRUE(bitwise_equal(a.p, b.p));
+    EXPECT_TRUE(bitwise_equal(a.energy_error, b.energy_error));
+    EXPECT_TRUE(bitwise_equal(a.newton_iterations, b.newton_iterations));
+    EXPECT_TRUE(bitwise_equal(a.status, b.status));
+}
+
+TEST(PendulumEnsembleCpu, BitwiseIndependentOfThreadCount) {
+    for (auto scheme : {PendulumScheme::newmark, PendulumScheme::simpson}) {
+        for (std::size_t n : {1u, 7u, 1001u}) {
+            auto one = make_batch(n), two = make_batch(n), three = make_batch(n);
+            geomint::run_pendulum_batch_cpu(settings_for(scheme), one, 1);
+            geomint::run_pendulum_batch_cpu(settings_for(scheme), two, 2);
+            geomint::run_pendulum_batch_cpu(settings_for(scheme), three, 3);
+            SCOPED_TRACE(n);
+            expect_bitwise_equal(one, two);
+            expect_bitwise_equal(one, three);
+        }
+    }
+}
+
+TEST(PendulumEnsembleCpu, EqualsThePerTrajectoryBody) {
+    auto batch = make_batch(101);
+    const auto settings = settings_for(PendulumScheme::simpson);
+    geomint::run_pendulum_batch_cpu(settings, batch, 2);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const geomint::PendulumPotential<double> potential{batch.mass[i], batch.omega[i]};
+        const auto r = geomint::integrate_trajectory(geomint::Simpson{}, potential, batch.q0[i], batch.p0[i],
+                                                     settings.step.h, settings.step.steps, settings.step.newton);
+        ASSERT_EQ(r.q, batch.q[i]);
+        ASSERT_EQ(r.p, batch.p[i]);
+        ASSERT_EQ(r.newton_iterations, batch.newton_iterations[i]);
+    }
+}
+
+TEST(PendulumEnsembleCpu, SplittingTheEnsembleChangesNothing) {
+    auto whole = make_batch(250);
+    const auto settings = settings_for(PendulumScheme::newmark);
+    geomint::run_pendulum_batch_cpu(settings, whole, 2);
+    auto all = make_batch(250);
+    PendulumBatch<double> part;
+    for (std::size_t begin = 0; begin < 250; begin += 33) {  // chunks of 33, the last one shorter
+        const std::size_t n = std::min<std::size_t>(33, 250 - begin);
+        part.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            part.q0[i] = all.q0[begin + i], part.p0[i] = all.p0[begin + i];
+            part.mass[i] = all.mass[begin + i], part.omega[i] = all.omega[begin + i];
+        }
+        geomint::run_pendulum_batch_cpu(settings, part, 3);
+        for (std::size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(part.q[i], whole.q[begin + i]);
+            ASSERT_EQ(part.p[i], whole.p[begin + i]);
+        }
+    }
+}
+
+TEST(PendulumEnsembleCpu, FailedTrajectoryDoesNotStopOthers) {
+    auto batch = make_batch(64);
+    batch.omega[10] = 1e200;  // w^2 overflows: this trajectory cannot be integrated
+    geomint::run_pendulum_batch_cpu(settings_for(PendulumScheme::newmark), batch, 2);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (i == 10) {
+            EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::non_finite));
+        } else {
+            EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::ok)) << i;
+            EXPECT_EQ(batch.steps_completed[i], 300);
+        }
+    }
+}
+
+}  // namespace

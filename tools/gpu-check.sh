@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# GPU check in one call: CUDA tests, GPU benchmarks (CUDA events) and a CLI throughput run,
+# with a summary in $OUT/summary.txt (or ./gpu-check-out/ when OUT is unset).
+#
+#   bash tools/gpu-check.sh prepare   # here, without a GPU: builds build-gpu/ for sm_90 with the
+#                                     # tests and benchmarks, and copies the shared libraries the
+#                                     # GPU machine lacks (Google Benchmark) into build-gpu/libs/
+#   bash tools/gpu-check.sh           # on the GPU machine, with build-gpu/ carried along
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=build-gpu
+
+if [ "${1:-}" = "prepare" ]; then
+  set -e
+  command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGEOMINT_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="${GEOMINT_GPU_ARCH:-90}"
+  cmake --build "$build" -j "$(nproc)"
+  mkdir -p "$build/libs"
+  cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1 "$build/libs/"
+  du -sh "$build"
+  exit 0
+fi
+
+out="${OUT:-gpu-check-out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$PWD/$build/libs:${LD_LIBRARY_PATH:-}"
+summary="$out/summary.txt"
+{
+  echo "geomint GPU check, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || echo "nvidia-smi failed"
+} | tee "$summary"
+
+if [ ! -x "$build/geomint" ]; then
+  echo "no $build/geomint: run 'bash tools/gpu-check.sh prepare' first and carry $build" | tee -a "$summary"
+  exit 1
+fi
+
+status=0
+echo "== CUDA tests" | tee -a "$summary"
+for suite in "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests; do
+  [ -x "$suite" ] || continue
+  timeout 240 "$suite" --gtest_filter='*Cuda*' --gtest_brief=1 >"$out/$(basename "$suite").log" 2>&1 || status=1
+  tail -n 3 "$out/$(basename "$suite").log" | tee -a "$summary"
+done
+
+echo "== GPU benchmarks (kernel time from CUDA events; median of 5 repetitions)" | tee -a "$summary"
+for bench in "$build"/bench/bench_*; do
+  [ -x "$bench" ] || continue
+  name=$(basename "$bench")
+  timeout 240 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.txt" 2>&1 || status=1
+  grep -E 'median|ERROR|error' "$out/$name.txt" | tee -a "$summary"
+done
+
+echo "== CLI end to end: 2^22 pendulums x 1000 Simpson steps" | tee -a "$summary"
+( time "$build/geomint" pendulum --backend cuda --scheme simpson --q0 -3:3:2048 --p0 -2:2:2048 --omega 6.283185307179586 \
+    --steps 1000 --dt 1e-3 --out /tmp/gpu-check.csv ) >>"$summary" 2>&1 || status=1
+tail -n 4 "$summary"
+echo "gpu-check: exit status $status" | tee -a "$summary"
+exit $status
