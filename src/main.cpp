@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "pendulum_command.hpp"
+#include "spin_command.hpp"
 #include "usage_error.hpp"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     geomint::PendulumOptions pendulum;
     CLI::App* pendulum_command = geomint::add_pendulum_command(app, pendulum);
+    geomint::SpinOptions spin;
+    CLI::App* spin_command = geomint::add_spin_command(app, spin);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -24,6 +27,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (pendulum_command->parsed()) geomint::run_pendulum_command(pendulum);
+        if (spin_command->parsed()) geomint::run_spin_command(spin);
     } catch (const geomint::UsageError& e) {
         std::fprintf(stderr, "geomint: error: %s\n", e.what());
         return 2;

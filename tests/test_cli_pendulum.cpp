@@ -2,6 +2,7 @@
 // threads and chunking, and bad input gives one clear line, a non-zero exit and no file.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 
 #include "cli_runner.hpp"
@@ -122,7 +123,13 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"--threads -2", "--threads"}, BadInput{"--precision half", "--precision"},
                       BadInput{"--potential duffing --exact", "--exact"}, BadInput{"--chunk-size 0", "--chunk-size"},
                       BadInput{"--q0 0:1:100000000 --p0 0:1:100000000 --mass 1:2:100000000 --omega 1:2:100000000",
-                               "--q0"}));
+                               "--q0"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) {
+        std::string name = std::to_string(info.index) + "_";
+        for (const char* c = info.param.option; *c != '\0'; ++c)
+            if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+        return name;
+    });
 
 TEST(CliPendulum, UnwritableOutputIsAnError) {
     ScratchFolder scratch;

@@ -12,7 +12,7 @@ namespace geomint {
 
 // Tolerance actually used: the caller's, or a few machine epsilons of Real.
 template <class Real>
-GEOMINT_HD Real newton_tolerance(const NewtonOptions<Real>& options) {
+GEOMINT_HD Real scalar_newton_tolerance(const NewtonOptions<Real>& options) {
     return options.tolerance > Real(0) ? options.tolerance
                                        : Real(4) * std::numeric_limits<Real>::epsilon();
 }
@@ -28,7 +28,7 @@ GEOMINT_HD SolveStatus newton_scalar(const Function& f, Real& x, const NewtonOpt
     using std::abs;
     using std::isfinite;
     using std::sqrt;
-    const Real tolerance = newton_tolerance(options);
+    const Real tolerance = scalar_newton_tolerance(options);
     const Real stagnation_level = sqrt(std::numeric_limits<Real>::epsilon());
     Real previous_correction = std::numeric_limits<Real>::infinity();
     for (int k = 0; k < options.max_iterations; ++k) {

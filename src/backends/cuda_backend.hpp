@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pendulum_batch.hpp"
+#include "spin_batch.hpp"
 
 namespace geomint {
 
@@ -21,5 +22,9 @@ CudaDeviceInfo cuda_device_info();
 // measured with CUDA events. Throws std::runtime_error on any CUDA error.
 template <class Real>
 float run_pendulum_batch_cuda(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch);
+
+// The same for a spin ensemble: one thread per chain, state and workspace in device memory in
+// the structure-of-arrays layout of SpinBatch. Returns the kernel's time in milliseconds.
+float run_spin_batch_cuda(const SpinRunSettings& settings, SpinBatch& batch);
 
 }  // namespace geomint

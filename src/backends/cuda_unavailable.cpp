@@ -19,4 +19,6 @@ float run_pendulum_batch_cuda(const PendulumRunSettings<Real>&, PendulumBatch<Re
 template float run_pendulum_batch_cuda<double>(const PendulumRunSettings<double>&, PendulumBatch<double>&);
 template float run_pendulum_batch_cuda<float>(const PendulumRunSettings<float>&, PendulumBatch<float>&);
 
+float run_spin_batch_cuda(const SpinRunSettings&, SpinBatch&) { throw std::runtime_error(kNoCuda); }
+
 }  // namespace geomint

@@ -1,0 +1,190 @@
+// Solver for block cyclic tridiagonal systems with B x B blocks (the Newton Jacobian of a local
+// scheme on a periodic chain, SPEC §3): O(d B^3) work, O(d B^2) memory in a strided workspace.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/spin_view.hpp"
+
+namespace geomint::spin {
+
+// Block row i (indices mod d):  A_i x_{i-1} + D_i x_i + C_i x_{i+1} = r_i.
+// For d = 1 the three blocks act on the same unknown, for d = 2 A_i and C_i on the same
+// neighbour: they are simply added, so a caller fills A, D, C the same way for every d.
+//
+// Method: block Gaussian elimination without fill-in beyond one extra block column (the
+// unknown x_{d-1}, which the corner A_0 couples to row 0) and one extra block row (the last row,
+// which the corner C_{d-1} couples to x_0). Each eliminated row is normalised by its pivot block,
+//   x_i + C'_i x_{i+1} + F'_i x_{d-1} = r'_i,
+// so back substitution needs no stored factorisation. Pivot blocks are factorised with partial
+// pivoting. Workspace per block row: A, D, C, F (B x B each) and r (B), overwritten; r holds x
+// at the end.
+template <int B, class Real>
+struct BlockCyclicTridiagonal {
+    static constexpr std::size_t matrix_reals = static_cast<std::size_t>(B) * B;
+    static constexpr std::size_t row_reals = 4 * matrix_reals + B;
+
+    StridedReals<Real> work;
+    int d;
+
+    GEOMINT_HD static constexpr std::size_t workspace_reals(int d) { return row_reals * static_cast<std::size_t>(d); }
+
+    GEOMINT_HD Real& lower(int i, int r, int c) const { return work[row_reals * i + r * B + c]; }
+    GEOMINT_HD Real& diag(int i, int r, int c) const { return work[row_reals * i + matrix_reals + r * B + c]; }
+    GEOMINT_HD Real& upper(int i, int r, int c) const { return work[row_reals * i + 2 * matrix_reals + r * B + c]; }
+    GEOMINT_HD Real& rhs(int i, int r) const { return work[row_reals * i + 4 * matrix_reals + r]; }
+    // After solve(): the solution block i (stored where the right-hand side was).
+    GEOMINT_HD Real& solution(int i, int r) const { return rhs(i, r); }
+
+    // Solves in place; ok, singular_jacobian (an exactly zero or non-finite pivot) or non_finite.
+    GEOMINT_HD SolveStatus solve() const {
+        if (d == 1) {
+            for (int r = 0; r < B; ++r)
+                for (int c = 0; c < B; ++c) diag(0, r, c) += lower(0, r, c) + upper(0, r, c);
+            return normalise_row(0, false, false);
+        }
+        const int last = d - 1;
+        // Row 0's fill column starts as the corner A_0 (on x_{d-1}).
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) fill(0, r, c) = lower(0, r, c);
+        // Last row: G (kept in F_{last}, unused otherwise) is its coefficient on the next unknown
+        // to eliminate, starting with the corner C_{last} on x_0 (plus A_{last} when d = 2).
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) fill(last, r, c) = upper(last, r, c) + (d == 2 ? lower(last, r, c) : Real(0));
+
+        for (int i = 0; i < last; ++i) {
+            if (i > 0) {
+                // Row i -= A_i (normalised row i-1).
+                for (int r = 0; r < B; ++r) {
+                    for (int c = 0; c < B; ++c) {
+                        Real sd = Real(0), sf = Real(0);
+                        for (int k = 0; k < B; ++k) {
+                            sd += lower(i, r, k) * upper(i - 1, k, c);
+                            sf += lower(i, r, k) * fill(i - 1, k, c);
+                        }
+                        diag(i, r, c) -= sd;
+                        fill(i, r, c) = -sf;
+                    }
+                    Real sr = Real(0);
+                    for (int k = 0; k < B; ++k) sr += lower(i, r, k) * rhs(i - 1, k);
+                    rhs(i, r) -= sr;
+                }
+            }
+            // Row d-2's C acts on x_{d-1}: fold it into the fill column.
+            const bool fold = (i == last - 1);
+            if (fold) {
+                for (int r = 0; r < B; ++r)
+                    for (int c = 0; c < B; ++c) {
+                        fill(i, r, c) += upper(i, r, c);
+                        upper(i, r, c) = Real(0);
+                    }
+            }
+            const SolveStatus st = normalise_row(i, !fold, true);
+            if (st != SolveStatus::ok) return st;
+            // Last row -= G (normalised row i); its new coefficient on x_{i+1} becomes
+            // (A_{last} if i+1 == d-2, else 0) - G C'_i.
+            const bool next_is_left = (i + 1 == last - 1);
+            for (int r = 0; r < B; ++r) {
+                Real g[B];
+                for (int k = 0; k < B; ++k) g[k] = fill(last, r, k);
+                for (int c = 0; c < B; ++c) {
+                    Real sd = Real(0), sc = Real(0);
+                    for (int k = 0; k < B; ++k) {
+                        sd += g[k] * fill(i, k, c);
+                        sc += g[k] * upper(i, k, c);
+                    }
+                    diag(last, r, c) -= sd;
+                    fill(last, r, c) = (next_is_left ? lower(last, r, c) : Real(0)) - sc;
+                }
+                Real sr = Real(0);
+                for (int k = 0; k < B; ++k) sr += g[k] * rhs(i, k);
+                rhs(last, r) -= sr;
+            }
+        }
+        // The last row is now D_{last} x_{d-1} = r_{last}; then back substitution.
+        const SolveStatus st = normalise_row(last, false, false);
+        if (st != SolveStatus::ok) return st;
+        for (int i = last - 1; i >= 0; --i) {
+            for (int r = 0; r < B; ++r) {
+                Real s = rhs(i, r);
+                for (int k = 0; k < B; ++k) {
+                    s -= fill(i, r, k) * rhs(last, k);
+                    if (i + 1 < last) s -= upper(i, r, k) * rhs(i + 1, k);
+                }
+                rhs(i, r) = s;
+            }
+        }
+        for (int i = 0; i < d; ++i)
+            for (int r = 0; r < B; ++r)
+                if (!std::isfinite(rhs(i, r))) return SolveStatus::non_finite;
+        return SolveStatus::ok;
+    }
+
+   private:
+    GEOMINT_HD Real& fill(int i, int r, int c) const { return work[row_reals * i + 3 * matrix_reals + r * B + c]; }
+
+    // LU-factorises D_i in place (partial pivoting) and replaces C_i, F_i (when asked) and r_i by
+    // D_i^{-1} times themselves.
+    GEOMINT_HD SolveStatus normalise_row(int i, bool with_upper, bool with_fill) const {
+        int piv[B];
+        for (int k = 0; k < B; ++k) {
+            int p = k;
+            Real best = std::fabs(diag(i, k, k));
+            for (int r = k + 1; r < B; ++r) {
+                const Real a = std::fabs(diag(i, r, k));
+                if (a > best) {
+                    best = a;
+                    p = r;
+                }
+            }
+            if (!std::isfinite(best)) return SolveStatus::non_finite;
+            if (best == Real(0)) return SolveStatus::singular_jacobian;
+            piv[k] = p;
+            if (p != k)
+                for (int c = 0; c < B; ++c) {
+                    const Real t = diag(i, k, c);
+                    diag(i, k, c) = diag(i, p, c);
+                    diag(i, p, c) = t;
+                }
+            const Real inv = Real(1) / diag(i, k, k);
+            for (int r = k + 1; r < B; ++r) {
+                const Real l = diag(i, r, k) * inv;
+                diag(i, r, k) = l;
+                for (int c = k + 1; c < B; ++c) diag(i, r, c) -= l * diag(i, k, c);
+            }
+        }
+        apply_inverse(i, piv, [&](int r) -> Real& { return rhs(i, r); });
+        for (int c = 0; c < B; ++c) {
+            if (with_upper) apply_inverse(i, piv, [&](int r) -> Real& { return upper(i, r, c); });
+            if (with_fill) apply_inverse(i, piv, [&](int r) -> Real& { return fill(i, r, c); });
+        }
+        return SolveStatus::ok;
+    }
+
+    // x <- D_i^{-1} x for one column x, given by an accessor, using the packed LU of D_i.
+    template <class Column>
+    GEOMINT_HD void apply_inverse(int i, const int (&piv)[B], Column x) const {
+        for (int k = 0; k < B; ++k) {
+            if (piv[k] != k) {
+                const Real t = x(k);
+                x(k) = x(piv[k]);
+                x(piv[k]) = t;
+            }
+        }
+        for (int r = 1; r < B; ++r) {
+            Real s = x(r);
+            for (int k = 0; k < r; ++k) s -= diag(i, r, k) * x(k);
+            x(r) = s;
+        }
+        for (int r = B - 1; r >= 0; --r) {
+            Real s = x(r);
+            for (int k = r + 1; k < B; ++k) s -= diag(i, r, k) * x(k);
+            x(r) = s / diag(i, r, r);
+        }
+    }
+};
+
+}  // namespace geomint::spin

@@ -1,0 +1,71 @@
+// The per-chain driver (INTERFACE.md): runs `steps` steps of one scheme in place, tracking the
+// energy drift and the unit-length error, and stops at the first failed step (SPEC §3).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/systems.hpp"
+
+namespace geomint::spin {
+
+// The scheme concept (every type under schemes/):
+//   static constexpr const char* name;
+//   GEOMINT_HD std::size_t workspace_reals(int d) const;   // O(d)
+//   template <class System, class Real>
+//   GEOMINT_HD NewtonOutcome<Real> step(const System&, Real h, StridedSpins<Real> state,
+//                                       StridedReals<Real> work, const NewtonOptions<Real>&) const;
+// step() advances `state` by one step of size h on success and leaves it untouched on failure;
+// `iterations` counts the Newton iterations of all its stages.
+
+template <class Real>
+struct ChainResult {
+    Real max_energy_error;        // max over steps of |H - H0|
+    Real max_norm_error;          // max over steps and spins of ||s_i| - 1|
+    long long newton_iterations;  // summed over all steps (and stages)
+    long long steps_completed;
+    SolveStatus status;           // first failure ends the chain
+};
+
+template <class Scheme>
+GEOMINT_HD std::size_t workspace_reals(const Scheme& scheme, int d) {
+    return scheme.workspace_reals(d);
+}
+
+template <class Real>
+GEOMINT_HD Real max_norm_error(StridedSpins<Real> s) {
+    Real e = Real(0);
+    for (int i = 0; i < s.d; ++i) e = std::fmax(e, std::fabs(norm(s.get(i)) - Real(1)));
+    return e;
+}
+
+template <class Scheme, class System, class Real>
+GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System& system, Real h, long long steps,
+                                             StridedSpins<Real> state, StridedReals<Real> workspace,
+                                             const NewtonOptions<Real>& options) {
+    ChainResult<Real> result{Real(0), Real(0), 0, 0, SolveStatus::ok};
+    const Real h0 = total_energy(system, state);
+    for (long long n = 0; n < steps; ++n) {
+        const NewtonOutcome<Real> out = scheme.step(system, h, state, workspace, options);
+        result.newton_iterations += out.iterations;
+        if (out.status != SolveStatus::ok) {
+            result.status = out.status;
+            break;
+        }
+        const Real energy = total_energy(system, state);
+        if (!std::isfinite(energy)) {  // cannot happen after a converged step; reported, never hidden
+            result.status = SolveStatus::non_finite;
+            break;
+        }
+        result.max_energy_error = std::fmax(result.max_energy_error, std::fabs(energy - h0));
+        result.max_norm_error = std::fmax(result.max_norm_error, max_norm_error(state));
+        ++result.steps_completed;
+    }
+    return result;
+}
+
+}  // namespace geomint::spin

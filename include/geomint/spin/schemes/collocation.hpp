@@ -1,0 +1,171 @@
+// Energy-preserving collocation-like schemes Coll-4, Coll-6, Coll-8 (SPEC §2.3): s Gauss stages,
+// centre c = u, one Newton solve per step on the stage vectors of every spin (block 3 s per spin).
+#pragma once
+
+#include <cstddef>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/gauss_legendre.hpp"
+#include "geomint/spin/geometry.hpp"
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/vec3.hpp"
+
+namespace geomint::spin {
+
+// Constant coefficients of an s-stage method with Gauss nodes c_k and Lagrange basis l_j
+// (SPEC §2.3), and of the Q-point Gauss-Legendre rule for the integrals G_j (16 nodes, as in
+// SPEC §2.3: the integrand is not polynomial, and 16 nodes keep the energy error at round-off).
+template <int S>
+struct CollocationTables {
+    static constexpr int quadrature_nodes = 16;
+    double stage[S][S];                     // int_0^{c_k} l_j: sigma(c_k) = h sum_j stage[k][j] Z_j
+    double weight[S];                       // b_j = int_0^1 l_j: v = phi_c(h sum_j b_j Z_j)
+    double path[quadrature_nodes][S];       // int_0^{xi_q} l_j: sigma(xi_q)
+    double integrand[quadrature_nodes][S];  // w_q l_j(xi_q) / b_j: G_j = sum_q integrand[q][j] f(xi_q)
+};
+
+// l_j(xi) = prod_{m != j} (xi - c_m)/(c_j - c_m) in product form (better conditioned than
+// monomial coefficients: the tables come out within a few ulps).
+template <int S>
+GEOMINT_HD constexpr double lagrange_basis(int j, double xi) {
+    using Stages = GaussLegendre<S>;
+    double r = 1.0;
+    for (int m = 0; m < S; ++m)
+        if (m != j) r *= (xi - Stages::node(m)) / (Stages::node(j) - Stages::node(m));
+    return r;
+}
+
+// int_0^tau l_j: l_j has degree s - 1, so the s-point Gauss rule on [0, tau] is exact.
+template <int S>
+GEOMINT_HD constexpr double lagrange_integral(int j, double tau) {
+    using Stages = GaussLegendre<S>;
+    double r = 0.0;
+    for (int q = 0; q < S; ++q) r += Stages::weight(q) * lagrange_basis<S>(j, tau * Stages::node(q));
+    return tau * r;
+}
+
+// Built at compile time from the node tables.
+template <int S>
+GEOMINT_HD constexpr CollocationTables<S> make_collocation_tables() {
+    using Stages = GaussLegendre<S>;
+    using Rule = GaussLegendre<CollocationTables<S>::quadrature_nodes>;
+    CollocationTables<S> t{};
+    for (int j = 0; j < S; ++j) {
+        t.weight[j] = Stages::weight(j);  // b_j = int_0^1 l_j is the Gauss weight
+        for (int k = 0; k < S; ++k) t.stage[k][j] = lagrange_integral<S>(j, Stages::node(k));
+        for (int q = 0; q < Rule::size; ++q) {
+            t.path[q][j] = lagrange_integral<S>(j, Rule::node(q));
+            t.integrand[q][j] = Rule::weight(q) * lagrange_basis<S>(j, Rule::node(q)) / t.weight[j];
+        }
+    }
+    return t;
+}
+
+// One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
+// x[3 s i + 3 j + k] = component k of Z_j. Residual (SPEC §2.3):
+//   Z_j - T_{U_j} phi_c^{-1} ( U_j x (T_{U_j} phi_c^{-1})^T G_j ),  c = u_i.
+// Its image lies in T_c S^2 (c . T_U phi_c^{-1} a = 0 for every a), so the c-component of the
+// residual is c . Z_j and the zero has Z_j tangent without a constraint. Spin i couples to its
+// neighbours only through dH/ds_i at the quadrature points, so the Jacobian is block cyclic
+// tridiagonal (SPEC §3).
+template <int S, class System, class Real>
+struct CollocationStep {
+    static constexpr int block_size = 3 * S;
+    const System& system;
+    StridedSpins<Real> u;
+    Real h;
+
+    GEOMINT_HD int blocks() const { return u.d; }
+
+    template <class T>
+    GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
+        constexpr CollocationTables<S> tab = make_collocation_tables<S>();
+        constexpr int Q = CollocationTables<S>::quadrature_nodes;
+        const Vec3<Real> c = u.get(i);
+        Vec3<T> z[S], g[S];
+        for (int j = 0; j < S; ++j) {
+            z[j] = Vec3<T>{self[3 * j], self[3 * j + 1], self[3 * j + 2]};
+            g[j] = Vec3<T>{T(0), T(0), T(0)};
+        }
+        // G_j = int_0^1 l_j(xi)/b_j (T_{sigma(xi)} phi_c)^T gradH(phi_c(sigma(xi))) dxi.
+        for (int q = 0; q < Q; ++q) {
+            const Vec3<T> x = path_point(tab.path[q], self);
+            const Vec3<T> y = retract(c, x);
+            Vec3<T> yl = y, yr = y;
+            if constexpr (System::is_chain) {
+                yl = retract(u.get(u.wrap(i - 1)), path_point(tab.path[q], left));
+                yr = retract(u.get(u.wrap(i + 1)), path_point(tab.path[q], right));
+            }
+            const Vec3<T> f = tangent_retract(c, x, system.gradient(yl, y, yr));
+            for (int j = 0; j < S; ++j) g[j] += Real(tab.integrand[q][j]) * f;
+        }
+        for (int k = 0; k < S; ++k) {
+            const Vec3<T> uk = retract(c, path_point(tab.stage[k], self));
+            const Vec3<T> w = tangent_inverse_retract_transpose(c, uk, g[k]);
+            const Vec3<T> r = z[k] - tangent_inverse_retract(c, uk, cross(uk, w));
+            out[3 * k] = r.x;
+            out[3 * k + 1] = r.y;
+            out[3 * k + 2] = r.z;
+        }
+    }
+
+   private:
+    // sigma = h sum_j coefficient[j] Z_j for one spin's stage block.
+    template <class T>
+    GEOMINT_HD Vec3<T> path_point(const double (&coefficient)[S], const T* z) const {
+        Vec3<T> x{T(0), T(0), T(0)};
+        for (int j = 0; j < S; ++j) x += (h * Real(coefficient[j])) * Vec3<T>{z[3 * j], z[3 * j + 1], z[3 * j + 2]};
+        return x;
+    }
+};
+
+// Coll-2s (SPEC §2.3, order 2 s): Collocation<2> = coll4, <3> = coll6, <4> = coll8.
+template <int S>
+struct Collocation {
+    static_assert(S >= 2 && S <= 4, "SPEC §2.3 defines s = 2, 3, 4 (Coll-4, Coll-6, Coll-8)");
+    static constexpr const char* name = S == 2 ? "coll4" : (S == 3 ? "coll6" : "coll8");
+    static constexpr int stages = S;
+    static constexpr int order = 2 * S;
+
+    // Unknowns (3 s d) and the Newton workspace for 3 s blocks: O(d).
+    GEOMINT_HD std::size_t workspace_reals(int d) const {
+        return 3 * S * static_cast<std::size_t>(d) + local_newton_workspace_reals<3 * S, double>(d);
+    }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        const int d = state.d;
+        const StridedReals<Real> x = work;
+        const StridedReals<Real> newton = work.at(3 * S * static_cast<std::size_t>(d));
+        // Guess (SPEC §3): every stage vector at its h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u.
+        for (int i = 0; i < d; ++i) {
+            const Vec3<Real> ui = state.get(i);
+            const Vec3<Real> z = cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
+            for (int j = 0; j < S; ++j)
+                for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
+        }
+        CollocationStep<S, System, Real> problem{system, state, h};
+        const NewtonOutcome<Real> out = local_newton_solve(problem, x, newton, options);
+        if (out.status != SolveStatus::ok) return out;  // state untouched (INTERFACE.md)
+        // v_i = phi_{u_i}(h sum_j b_j Z_j) (SPEC §2.3): spin i needs only its own u_i and stages,
+        // so it can be overwritten at once.
+        constexpr CollocationTables<S> tab = make_collocation_tables<S>();
+        for (int i = 0; i < d; ++i) {
+            Vec3<Real> sum{Real(0), Real(0), Real(0)};
+            for (int j = 0; j < S; ++j)
+                sum += (h * Real(tab.weight[j])) *
+                       Vec3<Real>{x[3 * S * i + 3 * j], x[3 * S * i + 3 * j + 1], x[3 * S * i + 3 * j + 2]};
+            state.set(i, retract(state.get(i), sum));
+        }
+        return out;
+    }
+};
+
+using Coll4 = Collocation<2>;
+using Coll6 = Collocation<3>;
+using Coll8 = Collocation<4>;
+
+}  // namespace geomint::spin

@@ -1,0 +1,245 @@
+// DRG schemes for spin systems (SPEC §2.2): avf, mp, mmp, ia, sia, comp2, compsia, comp4. Each
+// stage solves v_i = phi_{c_i}(phi_{c_i}^{-1}(u_i) + h m_i x g_i(u, v)) by the local Newton driver.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/geometry.hpp"
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/schemes/drg_gradients.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/vec3.hpp"
+
+namespace geomint::spin {
+
+// Symmetric c = (u + v)/|u + v| everywhere, except plain Itoh-Abe (c = u), SPEC §2.2.
+enum class Centre { symmetric, start };
+
+// One DRG step u -> v as a local problem (local_newton.hpp) with one 3-block per spin, the
+// unknown v_i. Residual: v_i - phi_c(phi_c^{-1}(u_i) + h m_i x g_i). Its zero has |v_i| = 1
+// because phi_c maps onto the sphere.
+template <Centre centre, class Gradient, class System, class Real>
+struct DrgStage {
+    static constexpr int block_size = 3;
+    const System& system;
+    StridedSpins<Real> u;
+    Real h;
+    Gradient gradient;
+
+    GEOMINT_HD int blocks() const { return u.d; }
+
+    template <class T>
+    GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
+        const Neighbourhood<T, Real> n{i,
+                                       u.d,
+                                       u.get(u.wrap(i - 1)),
+                                       u.get(i),
+                                       u.get(u.wrap(i + 1)),
+                                       Vec3<T>{left[0], left[1], left[2]},
+                                       Vec3<T>{self[0], self[1], self[2]},
+                                       Vec3<T>{right[0], right[1], right[2]}};
+        Vec3<T> c;
+        if constexpr (centre == Centre::symmetric) {
+            c = symmetric_centre(n.u, n.v);
+        } else {
+            c = vec3_cast<T>(n.u);
+        }
+        const Vec3<T> g = gradient(system, n, c);
+        const Vec3<T> m = Real(0.5) * (n.u + n.v);
+        const Vec3<T> w = inverse_retract(c, n.u) + h * cross(m, g);
+        const Vec3<T> r = n.v - retract(c, w);
+        out[0] = r.x;
+        out[1] = r.y;
+        out[2] = r.z;
+    }
+
+    GEOMINT_HD void prepare(StridedReals<Real> x) {
+        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); }) gradient.prepare(system, u, x.spins(u.d));
+    }
+};
+
+namespace detail {
+
+// Solves one stage from `from` into `to` (they may alias: `to` is written only on success).
+// x: 3 d reals for the unknowns, newton_work: local_newton_workspace_reals<3>(d).
+template <Centre centre, class Gradient, class System, class Real>
+GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& gradient, Real h,
+                                         StridedSpins<Real> from, StridedSpins<Real> to, StridedReals<Real> x,
+                                         StridedReals<Real> newton_work, const NewtonOptions<Real>& options) {
+    const int d = from.d;
+    for (int i = 0; i < d; ++i) x.spins(d).set(i, from.get(i));  // guess: the previous state (SPEC §3)
+    DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
+    const NewtonOutcome<Real> out = local_newton_solve(stage, x, newton_work, options);
+    if (out.status != SolveStatus::ok) return out;
+    // The converged iterate is v_i = phi_c(W_i) to the Newton tolerance, so |v_i| = 1 to round-off
+    // and does not drift (the residual pulls every step back onto the sphere). It is used as is:
+    // renormalising it once more moved H by (radial part of dH/ds) x (rounding), a bias that
+    // accumulated to ~1e-15 per step for mp on the spin wave.
+    for (int i = 0; i < d; ++i) to.set(i, x.spins(d).get(i));
+    return out;
+}
+
+// Workspace of every DRG scheme: unknowns (3 d), one intermediate stage state (3 d), Newton.
+GEOMINT_HD constexpr std::size_t drg_workspace_reals(int d) {
+    return 6 * static_cast<std::size_t>(d) + local_newton_workspace_reals<3, double>(d);  // count, any Real
+}
+
+// A sequence of stages state -> y -> ... -> y -> state; the state is written only when every
+// stage has converged, so a failed step leaves it untouched (INTERFACE.md).
+struct StagedStep {
+    template <class Real>
+    struct Parts {
+        StridedReals<Real> x, newton;
+        StridedSpins<Real> y;
+    };
+    template <class Real>
+    GEOMINT_HD static Parts<Real> carve(StridedReals<Real> work, int d) {
+        const std::size_t n = 3 * static_cast<std::size_t>(d);
+        return Parts<Real>{work, work.at(2 * n), work.at(n).spins(d)};
+    }
+};
+
+// Triple-jump coefficients (SPEC §2.2): g1 = g3 = 1/(2 - 2^{1/3}), g2 = 1 - 2 g1.
+template <class Real>
+GEOMINT_HD Real triple_jump_outer() {
+    return Real(1) / (Real(2) - std::cbrt(Real(2)));
+}
+
+// Accumulates a stage outcome; returns false when the step has to stop.
+template <class Real>
+GEOMINT_HD bool add_stage(NewtonOutcome<Real>& total, const NewtonOutcome<Real>& stage) {
+    total.iterations += stage.iterations;
+    total.status = stage.status;
+    return stage.status == SolveStatus::ok;
+}
+
+}  // namespace detail
+
+// Base of the single-stage schemes: Gradient built by Make, centre as given.
+template <Centre centre, class Gradient>
+struct SingleStageDrg {
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        const auto p = detail::StagedStep::carve(work, state.d);
+        return detail::drg_stage<centre>(system, make_gradient<Real>(), h, state, state, p.x, p.newton, options);
+    }
+
+   private:
+    template <class Real>
+    GEOMINT_HD static auto make_gradient() {
+        if constexpr (requires { typename Gradient::template Of<Real>; }) {
+            return typename Gradient::template Of<Real>{};
+        } else {
+            return Gradient{};
+        }
+    }
+};
+
+// The Gonzalez gradient is templated on Real (it stores lambda); this selects it per Real.
+struct MidpointGradientFamily {
+    template <class Real>
+    using Of = MidpointGradient<Real>;
+};
+
+struct Avf : SingleStageDrg<Centre::symmetric, AvfGradient> {
+    static constexpr const char* name = "avf";
+};
+struct GonzalezMidpoint : SingleStageDrg<Centre::symmetric, MidpointGradientFamily> {
+    static constexpr const char* name = "mp";
+};
+struct LocalMidpoint : SingleStageDrg<Centre::symmetric, LocalMidpointGradient> {  // chains only
+    static constexpr const char* name = "mmp";
+};
+struct ItohAbe : SingleStageDrg<Centre::start, ItohAbeGradient<IaDirection::forward>> {  // order 1
+    static constexpr const char* name = "ia";
+};
+struct SymmetrisedItohAbe : SingleStageDrg<Centre::symmetric, ItohAbeGradient<IaDirection::symmetrised>> {
+    static constexpr const char* name = "sia";
+};
+
+// Comp-2 (SPEC §2.2): half a step of the adjoint (g = IA(v, u)), then half a step of IA(u, v),
+// both with the symmetric centre.
+struct Comp2 {
+    static constexpr const char* name = "comp2";
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        const auto p = detail::StagedStep::carve(work, state.d);
+        NewtonOutcome<Real> total{SolveStatus::ok, 0};
+        if (!detail::add_stage(total, half_pair(system, h, state, p.y, p, options))) return total;
+        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+        return total;
+    }
+
+    // Both halves of one Comp-2 step of size h, from `from` into p.y.
+    template <class System, class Real, class Parts>
+    GEOMINT_HD static NewtonOutcome<Real> half_pair(const System& system, Real h, StridedSpins<Real> from,
+                                                    StridedSpins<Real> to, const Parts& p,
+                                                    const NewtonOptions<Real>& options) {
+        NewtonOutcome<Real> total{SolveStatus::ok, 0};
+        const Real half = Real(0.5) * h;
+        if (!detail::add_stage(total, detail::drg_stage<Centre::symmetric>(
+                                          system, ItohAbeGradient<IaDirection::adjoint>{}, half, from, to, p.x,
+                                          p.newton, options)))
+            return total;
+        detail::add_stage(total, detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::forward>{},
+                                                                      half, to, to, p.x, p.newton, options));
+        return total;
+    }
+};
+
+// Comp-SIA (SPEC §2.2): the triple jump of SIA, order 4.
+struct CompSia {
+    static constexpr const char* name = "compsia";
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        const auto p = detail::StagedStep::carve(work, state.d);
+        const Real g1 = detail::triple_jump_outer<Real>();
+        const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
+        NewtonOutcome<Real> total{SolveStatus::ok, 0};
+        for (int s = 0; s < 3; ++s) {
+            const StridedSpins<Real> from = s == 0 ? state : p.y;
+            if (!detail::add_stage(total, detail::drg_stage<Centre::symmetric>(
+                                              system, ItohAbeGradient<IaDirection::symmetrised>{}, fractions[s] * h,
+                                              from, p.y, p.x, p.newton, options)))
+                return total;
+        }
+        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+        return total;
+    }
+};
+
+// Comp-4 (SPEC §2.2): the triple jump of Comp-2, six Itoh-Abe stages, order 4.
+struct Comp4 {
+    static constexpr const char* name = "comp4";
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        const auto p = detail::StagedStep::carve(work, state.d);
+        const Real g1 = detail::triple_jump_outer<Real>();
+        const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
+        NewtonOutcome<Real> total{SolveStatus::ok, 0};
+        for (int s = 0; s < 3; ++s) {
+            const StridedSpins<Real> from = s == 0 ? state : p.y;
+            if (!detail::add_stage(total, Comp2::half_pair(system, fractions[s] * h, from, p.y, p, options)))
+                return total;
+        }
+        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+        return total;
+    }
+};
+
+}  // namespace geomint::spin

@@ -1,0 +1,192 @@
+// The discrete Riemannian gradients of SPEC §2.2 (AVF, Gonzalez midpoint, local midpoint,
+// Itoh-Abe and its symmetrisation), evaluated for one spin from its periodic neighbourhood.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "geomint/platform.hpp"
+#include "geomint/spin/dual.hpp"
+#include "geomint/spin/gauss_legendre.hpp"
+#include "geomint/spin/geometry.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/systems.hpp"
+#include "geomint/spin/vec3.hpp"
+
+namespace geomint::spin {
+
+// Spin i's neighbourhood in one DRG step u -> v: the known u (Real) and the Newton unknowns v (T).
+template <class T, class Real>
+struct Neighbourhood {
+    int i, d;
+    Vec3<Real> ul, u, ur;  // u_{i-1}, u_i, u_{i+1} (periodic)
+    Vec3<T> vl, v, vr;     // v_{i-1}, v_i, v_{i+1}
+};
+
+// Below this |increment| a divided difference loses too many digits to round-off; a derivative
+// at the middle of the increment is used instead, exact to O(alpha^3) ~ eps (SPEC §2.2, "needs a
+// tolerance, not == 0").
+template <class Real>
+GEOMINT_HD Real small_increment() {
+    return std::cbrt(std::numeric_limits<Real>::epsilon());
+}
+
+// AVF DRG (SPEC §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
+// 8-point Gauss-Legendre (enough for round-off energy error, SPEC §2.2). Symmetric centres.
+struct AvfGradient {
+    template <class System, class T, class Real>
+    GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
+        const Vec3<T> xu = inverse_retract(c, n.u), xv = inverse_retract(c, n.v);
+        Vec3<T> cl = c, cr = c, xul = xu, xvl = xv, xur = xu, xvr = xv;
+        if constexpr (System::is_chain) {
+            cl = symmetric_centre(n.ul, n.vl);
+            cr = symmetric_centre(n.ur, n.vr);
+            xul = inverse_retract(cl, n.ul);
+            xvl = inverse_retract(cl, n.vl);
+            xur = inverse_retract(cr, n.ur);
+            xvr = inverse_retract(cr, n.vr);
+        }
+        Vec3<T> g{T(0), T(0), T(0)};
+        using Rule = GaussLegendre<8>;
+        for (int q = 0; q < Rule::size; ++q) {
+            const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
+            const Vec3<T> gam = (Real(1) - xi) * xu + xi * xv;
+            const Vec3<T> y = retract(c, gam);
+            Vec3<T> yl = y, yr = y;
+            if constexpr (System::is_chain) {
+                yl = retract(cl, (Real(1) - xi) * xul + xi * xvl);
+                yr = retract(cr, (Real(1) - xi) * xur + xi * xvr);
+            }
+            g += w * tangent_retract(c, gam, system.gradient(yl, y, yr));
+        }
+        return g;
+    }
+};
+
+// Gonzalez midpoint DRG (SPEC §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
+// lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
+// prepare() refreshes from each iterate: a simplified Newton in lambda (SPEC §3), which
+// contracts like O(h^2) per iteration since lambda = O(|eta|).
+template <class Real>
+struct MidpointGradient {
+    Real lambda = Real(0);
+
+    template <class System, class T>
+    GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
+        Vec3<T> cl = c, cr = c;
+        if constexpr (System::is_chain) {
+            cl = symmetric_centre(n.ul, n.vl);
+            cr = symmetric_centre(n.ur, n.vr);
+        }
+        const Vec3<T> grad = system.gradient(cl, c, cr);
+        const Vec3<T> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
+        return grad - c * dot(c, grad) + lambda * eta;
+    }
+
+    template <class System>
+    GEOMINT_HD void prepare(const System& system, StridedSpins<Real> u, StridedSpins<Real> v) {
+        // H(v) - H(u) as a sum of O(|v - u|) terms (the Itoh-Abe walk through the system's exact
+        // site discrete gradients), not as a difference of two O(d) sums: the round-off of the
+        // latter does not cancel from step to step and drifts the energy.
+        Real dh = Real(0), projected = Real(0), eta2 = Real(0);
+        const int d = u.d;
+        for (int i = 0; i < d; ++i) {
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const Vec3<Real> left = i > 0 ? v.get(il) : u.get(il);
+            const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
+            dh += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
+            const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
+            const Vec3<Real> grad = system.gradient(symmetric_centre(u.get(il), v.get(il)), c,
+                                                    symmetric_centre(u.get(ir), v.get(ir)));
+            const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
+            projected += dot(grad - c * dot(c, grad), eta);
+            eta2 += dot(eta, eta);
+        }
+        // g = P gradH(c) when eta -> 0; below the threshold the quotient is round-off noise and
+        // dropping it costs O(|eta|^3) in the energy.
+        const Real small = small_increment<Real>();
+        lambda = eta2 > small * small ? (dh - projected) / eta2 : Real(0);
+    }
+};
+
+// Local midpoint DRG for chains (SPEC §2.2, the paper's MMP idea): g_i = mu_i gbar_i with
+// mu_i = |u_i + v_i|/2 and gbar the system's exact Euclidean midpoint gradient; since
+// eta_i = (v_i - u_i)/mu_i for the symmetric centre, g_i . eta_i = gbar_i . (v_i - u_i).
+// For a single spin (d = 1) the site discrete gradient is that gbar, so the type also compiles
+// for the top (host dispatch still offers "mmp" for chains only, INTERFACE.md).
+struct LocalMidpointGradient {
+    template <class System, class T, class Real>
+    GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>&) const {
+        const Vec3<T> ul = vec3_cast<T>(n.ul), u = vec3_cast<T>(n.u), ur = vec3_cast<T>(n.ur);
+        const T mu = Real(0.5) * norm(u + n.v);
+        if constexpr (System::is_chain) {
+            return mu * system.midpoint_drg(ul, n.vl, u, n.v, ur, n.vr);
+        } else {
+            return mu * system.site_discrete_gradient(u, u, n.v, u);
+        }
+    }
+};
+
+namespace detail {
+
+// One coordinate increment of the Itoh-Abe walk along e, from phi_c(x) to phi_c(x + t e) with
+// p = c + x: the quotient (s(t) - s(0))/t written without cancellation,
+//   E/n_t - p (2 e.p + t)/(n_t n_0 (n_0 + n_t)),  n_t = |p + t e|,
+// so a_j = gbar . quotient is accurate for any t and equals the directional derivative at t = 0
+// (SPEC §2.2 asks for a tolerance at alpha = 0; this form needs none).
+template <class T>
+GEOMINT_HD Vec3<T> ia_chord(const Vec3<T>& p, const T& t, const Vec3<T>& e) {
+    using R = real_of_t<T>;
+    const T n0 = norm(p), nt = norm(p + t * e);
+    return e / nt - p * ((R(2) * dot(e, p) + t) / (nt * n0 * (n0 + nt)));
+}
+
+}  // namespace detail
+
+// Itoh-Abe DRG (SPEC §2.2) for spin i, walking from `from` to `to`: the spins are moved one at a
+// time in index order, each along E_1 then E_2 of its tangent plane at c_i. So when spin i moves,
+// spin i-1 is already at `to` (spin d-1 when i = 0 is not yet) and spin i+1 is still at `from`
+// (spin 0 when i = d-1 has moved): local, SPEC §3. `side` picks the basis branch.
+// a_j = (H(w_j) - H(w_{j-1}))/alpha_j = gbar(w_{j-1}, w_j) . (w_j - w_{j-1})/alpha_j, with the
+// system's exact site discrete gradient gbar and the chord quotient above.
+template <class System, class T, class Real>
+GEOMINT_HD Vec3<T> itoh_abe(const System& system, int i, int d, const Vec3<T>& c, Real side, const Vec3<T>& from_l,
+                            const Vec3<T>& from, const Vec3<T>& from_r, const Vec3<T>& to_l, const Vec3<T>& to,
+                            const Vec3<T>& to_r) {
+    const Vec3<T> left = i > 0 ? to_l : from_l;
+    const Vec3<T> right = i < d - 1 ? from_r : to_r;
+    Vec3<T> e1, e2;
+    tangent_basis(c, side, e1, e2);
+    const Vec3<T> x0 = inverse_retract(c, from);
+    const Vec3<T> eta = inverse_retract(c, to) - x0;
+    const T a1 = dot(e1, eta), a2 = dot(e2, eta);
+    const Vec3<T> p0 = c + x0;
+    const Vec3<T> p1 = p0 + a1 * e1;
+    const Vec3<T> p2 = p1 + a2 * e2;
+    const Vec3<T> w0 = p0 / norm(p0), w1 = p1 / norm(p1), w2 = p2 / norm(p2);
+    const T g1 = dot(system.site_discrete_gradient(left, w0, w1, right), detail::ia_chord(p0, a1, e1));
+    const T g2 = dot(system.site_discrete_gradient(left, w1, w2, right), detail::ia_chord(p1, a2, e2));
+    return g1 * e1 + g2 * e2;
+}
+
+// Which Itoh-Abe DRG: IA(u, v), its adjoint's IA(v, u), or the symmetrised mean (SPEC §2.2).
+enum class IaDirection { forward, adjoint, symmetrised };
+
+template <IaDirection direction>
+struct ItohAbeGradient {
+    template <class System, class T, class Real>
+    GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
+        const Vec3<T> ul = vec3_cast<T>(n.ul), u = vec3_cast<T>(n.u), ur = vec3_cast<T>(n.ur);
+        const Real side = n.u.z;  // fixed during the solve, the same for both walks of one step
+        if constexpr (direction == IaDirection::forward) {
+            return itoh_abe(system, n.i, n.d, c, side, ul, u, ur, n.vl, n.v, n.vr);
+        } else if constexpr (direction == IaDirection::adjoint) {
+            return itoh_abe(system, n.i, n.d, c, side, n.vl, n.v, n.vr, ul, u, ur);
+        } else {
+            return Real(0.5) * (itoh_abe(system, n.i, n.d, c, side, ul, u, ur, n.vl, n.v, n.vr) +
+                                itoh_abe(system, n.i, n.d, c, side, n.vl, n.v, n.vr, ul, u, ur));
+        }
+    }
+};
+
+}  // namespace geomint::spin

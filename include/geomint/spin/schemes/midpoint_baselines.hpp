@@ -1,0 +1,119 @@
+// The two baselines the energy-preserving schemes are compared with (SPEC §2.5): the implicit
+// midpoint rule in the embedding R^{3d} and the spherical midpoint rule of McLachlan-Modin-Verdier.
+#pragma once
+
+#include <cstddef>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/vec3.hpp"
+
+namespace geomint::spin {
+
+enum class MidpointKind {
+    embedded,   // m_i = (u_i + v_i)/2: the implicit midpoint rule for ds_i/dt = s_i x dH/ds_i in R^{3d}
+    spherical,  // m_i = (u_i + v_i)/|u_i + v_i| (McLachlan, Modin, Verdier 2014)
+};
+
+// One step as a local problem (local_newton.hpp), unknown v_i per spin (block 3):
+//   v_i - u_i - h m_i x dH/ds_i(m_{i-1}, m_i, m_{i+1}).
+// Both rules keep |v_i| = |u_i| exactly: v_i - u_i is orthogonal to m_i, a multiple of u_i + v_i,
+// so |v_i|^2 - |u_i|^2 = (v_i - u_i).(v_i + u_i) = 0. The embedded rule preserves only quadratic
+// invariants, so not the top's cubic H (SPEC §2.5); the spherical one is symplectic, order 2.
+template <MidpointKind kind, class System, class Real>
+struct MidpointStep {
+    static constexpr int block_size = 3;
+    const System& system;
+    StridedSpins<Real> u;
+    Real h;
+
+    GEOMINT_HD int blocks() const { return u.d; }
+
+    template <class T>
+    GEOMINT_HD Vec3<T> midpoint(int i, const T* v) const {
+        const Vec3<T> sum = u.get(i) + Vec3<T>{v[0], v[1], v[2]};
+        if constexpr (kind == MidpointKind::spherical) {
+            return sum / norm(sum);
+        } else {
+            return Real(0.5) * sum;
+        }
+    }
+
+    template <class T>
+    GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
+        const Vec3<T> m = midpoint(i, self);
+        Vec3<T> ml = m, mr = m;
+        if constexpr (System::is_chain) {
+            ml = midpoint(u.wrap(i - 1), left);
+            mr = midpoint(u.wrap(i + 1), right);
+        }
+        const Vec3<T> r = Vec3<T>{self[0], self[1], self[2]} - u.get(i) - h * cross(m, system.gradient(ml, m, mr));
+        out[0] = r.x;
+        out[1] = r.y;
+        out[2] = r.z;
+    }
+};
+
+namespace detail {
+
+// Unknowns (3 d) and the Newton workspace (block 3).
+GEOMINT_HD inline std::size_t midpoint_workspace_reals(int d) {
+    return 3 * static_cast<std::size_t>(d) + local_newton_workspace_reals<3, double>(d);
+}
+
+// Solves one step in place; the state is written only after Newton has converged (INTERFACE.md).
+template <MidpointKind kind, class System, class Real>
+GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, StridedSpins<Real> state,
+                                             StridedReals<Real> work, const NewtonOptions<Real>& options,
+                                             bool renormalise) {
+    const int d = state.d;
+    const StridedReals<Real> x = work;
+    for (int i = 0; i < d; ++i) x.spins(d).set(i, state.get(i));  // guess: the previous state (SPEC §3)
+    MidpointStep<kind, System, Real> problem{system, state, h};
+    const NewtonOutcome<Real> out =
+        local_newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options);
+    if (out.status != SolveStatus::ok) return out;
+    for (int i = 0; i < d; ++i) {
+        const Vec3<Real> v = x.spins(d).get(i);
+        state.set(i, renormalise ? v / norm(v) : v);
+    }
+    return out;
+}
+
+}  // namespace detail
+
+// "implicit_midpoint": v = u + h m x gradH(m), m = (u + v)/2, then each spin renormalised (the
+// rule keeps |s_i| itself, so this only removes the Newton tolerance). It does not conserve the
+// top's energy: the baseline the energy-preserving schemes are plotted against (SPEC §2.5).
+struct ImplicitMidpoint {
+    static constexpr const char* name = "implicit_midpoint";
+    static constexpr int order = 2;
+
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        return detail::midpoint_step<MidpointKind::embedded>(system, h, state, work, options, true);
+    }
+};
+
+// "spherical_midpoint" (McLachlan, Modin, Verdier, Phys. Rev. E 89, 2014): v_i = u_i + h mhat_i x
+// dH/ds_i(mhat), mhat_i = (u_i + v_i)/|u_i + v_i|. Symplectic on (S^2)^d, order 2. Not
+// renormalised: the scheme itself keeps |s_i| = 1 (see MidpointStep), and the tests check that.
+struct SphericalMidpoint {
+    static constexpr const char* name = "spherical_midpoint";
+    static constexpr int order = 2;
+
+    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
+
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
+                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+        return detail::midpoint_step<MidpointKind::spherical>(system, h, state, work, options, false);
+    }
+};
+
+}  // namespace geomint::spin

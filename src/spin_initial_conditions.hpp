@@ -1,0 +1,31 @@
+// Initial spins of a spin ensemble from the command line: one top (--s0), the spin wave of
+// SPEC §2 (--wave), reproducible random spins (--random/--seed), or a CSV file (--init).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace geomint {
+
+struct SpinInitialConditions {
+    enum class Source { s0, wave, random, file } source = Source::s0;
+    int spins = 1;
+    std::uint64_t chains = 1;
+    std::vector<double> s0;                // Source::s0: the normalised spin
+    double wave_phi = 0;                   // Source::wave
+    std::uint64_t seed = 0;                // Source::random
+    std::vector<std::vector<double>> rows; // Source::file: 3 * spins normalised values per chain
+
+    // Writes chain `global_index` (its row in the ensemble) into `spins_out` (3 * spins values);
+    // depends on nothing but the index, so chunking cannot change a trajectory.
+    void fill(std::uint64_t global_index, double* spins_out) const;
+};
+
+// Reads an --init CSV: one chain per line, x,y,z of spin 1, then spin 2, ...; blank lines and
+// lines starting with '#' are skipped. `spins` 0 means "take the count from the first line".
+// Every spin is normalised; a zero or non-finite spin, or a line of the wrong length, is a
+// UsageError naming --init and the line.
+std::vector<std::vector<double>> read_spin_file(const std::string& path, int& spins);
+
+}  // namespace geomint

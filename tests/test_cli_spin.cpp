@@ -1,0 +1,151 @@
+// `geomint spin` end to end: CSV layout, energy kept, independence of threads and chunks,
+// and one-line errors with no output file for bad input.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using geomint_test::read_csv;
+using geomint_test::read_file;
+using geomint_test::run_geomint;
+using geomint_test::ScratchFolder;
+
+TEST(CliSpin, TopRowHasUnitSpinAndKeptEnergy) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("top.csv");
+    const auto result = run_geomint("spin --system top --scheme sia --s0 1,1,1 --steps 1000 --dt 0.1 --backend cpu "
+                                    "--quiet --out " + out, scratch);
+    ASSERT_EQ(result.exit_code, 0) << result.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 2u);
+    const std::vector<std::string> header{"x1", "y1", "z1", "energy_error", "newton_iterations", "status",
+                                          "steps_completed", "norm_error"};
+    EXPECT_EQ(rows[0], header);
+    const double x = std::stod(rows[1][0]), y = std::stod(rows[1][1]), z = std::stod(rows[1][2]);
+    EXPECT_NEAR(std::sqrt(x * x + y * y + z * z), 1.0, 1e-13);
+    EXPECT_LT(std::stod(rows[1][3]), 1e-13);
+    EXPECT_EQ(rows[1][5], "ok");
+    EXPECT_EQ(rows[1][6], "1000");
+}
+
+TEST(CliSpin, ChainWaveExactErrorShrinksWithTheStep) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("wave.csv");
+    double errors[2];
+    int k = 0;
+    for (const char* steps : {"20", "40"}) {
+        const auto result = run_geomint(std::string("spin --system chain --spins 8 --wave 1.0471975511965976 --scheme "
+                                                    "avf --exact --t-end 1 --backend cpu --quiet --steps ") +
+                                            steps + " --out " + out,
+                                        scratch);
+        ASSERT_EQ(result.exit_code, 0) << result.error_output;
+        const auto rows = read_csv(out);
+        ASSERT_EQ(rows.size(), 2u);
+        ASSERT_EQ(rows[0].size(), 24u + 6u);
+        EXPECT_EQ(rows[0].back(), "error");
+        errors[k++] = std::stod(rows[1].back());
+    }
+    EXPECT_NEAR(std::log2(errors[0] / errors[1]), 2.0, 0.2);  // AVF is order 2 (SPEC §2.4)
+}
+
+TEST(CliSpin, RandomChainsIndependentOfThreadsAndChunks) {
+    ScratchFolder scratch;
+    const std::string common =
+        "spin --system chain --spins 5 --random 23 --scheme comp2 --steps 50 --dt 0.05 --backend cpu --quiet";
+    ASSERT_EQ(run_geomint(common + " --seed 7 --threads 1 --out " + scratch.file("a.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(common + " --seed 7 --threads 3 --chunk-size 4 --out " + scratch.file("b.csv"), scratch).exit_code, 0);
+    const std::string a = read_file(scratch.file("a.csv"));
+    EXPECT_EQ(a, read_file(scratch.file("b.csv")));
+    EXPECT_EQ(read_csv(scratch.file("a.csv")).size(), 24u);
+    ASSERT_EQ(run_geomint(common + " --seed 8 --out " + scratch.file("c.csv"), scratch).exit_code, 0);
+    EXPECT_NE(a, read_file(scratch.file("c.csv")));
+}
+
+TEST(CliSpin, InitFileAndAnisotropicChain) {
+    ScratchFolder scratch;
+    {
+        std::ofstream init(scratch.file("init.csv"));
+        init << "# two chains of three spins\n1,0,0,0,2,0,0,0,3\n0,0,1,1,1,0,0,1,1\n";
+    }
+    const std::string out = scratch.file("out.csv");
+    const auto result =
+        run_geomint("spin --system chain --init " + scratch.file("init.csv") +
+                        " --field 0,0,0.3 --anisotropy 0.5 --scheme ia --steps 200 --dt 0.05 --backend cpu --quiet "
+                        "--out " + out,
+                    scratch);
+    ASSERT_EQ(result.exit_code, 0) << result.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 3u);
+    for (int r = 1; r <= 2; ++r) {
+        EXPECT_EQ(rows[r][11], "ok");
+        EXPECT_LT(std::stod(rows[r][9]), 1e-12);  // energy_error
+    }
+}
+
+TEST(CliSpin, TooLargeStepIsReportedPerTrajectory) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("out.csv");
+    const auto result = run_geomint("spin --system chain --spins 6 --random 3 --scheme avf --steps 5 --dt 1e6 "
+                                    "--backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(result.exit_code, 0) << result.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 4u);
+    for (int r = 1; r <= 3; ++r) EXPECT_NE(rows[r][20], "ok") << "row " << r;
+}
+
+struct BadSpinInput {
+    const char* arguments;
+    const char* option;
+};
+
+class CliSpinBadInput : public ::testing::TestWithParam<BadSpinInput> {};
+
+TEST_P(CliSpinBadInput, OneLineErrorNonZeroExitNoFile) {
+    ScratchFolder scratch;
+    {
+        std::ofstream init(scratch.file("short.csv"));
+        init << "1,0,0,0,1,0,0,0,1\n1,0,0,0,1\n";
+    }
+    std::string arguments = GetParam().arguments;
+    const std::size_t at = arguments.find("SHORT");
+    if (at != std::string::npos) arguments.replace(at, 5, scratch.file("short.csv"));
+    const std::string out = scratch.file("out.csv");
+    const auto result = run_geomint("spin --steps 10 --dt 0.1 --backend cpu " + arguments + " --out " + out, scratch);
+    EXPECT_NE(result.exit_code, 0);
+    EXPECT_EQ(std::count(result.error_output.begin(), result.error_output.end(), '\n'), 1) << result.error_output;
+    EXPECT_NE(result.error_output.find(GetParam().option), std::string::npos) << result.error_output;
+    EXPECT_FALSE(std::ifstream(out).good()) << "an output file was left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, CliSpinBadInput,
+    ::testing::Values(BadSpinInput{"--system chain --spins 2", "--spins"},
+                      BadSpinInput{"--system chain --spins 0", "--spins"},
+                      BadSpinInput{"--system top --s0 0,0,0", "--s0"},
+                      BadSpinInput{"--system top --s0 1,nan,0", "--s0"},
+                      BadSpinInput{"--system top --s0 1,2", "--s0"},
+                      BadSpinInput{"--system chain --init SHORT", "--init line 2"},
+                      BadSpinInput{"--system chain --init /no/such/file.csv", "--init"},
+                      BadSpinInput{"--system top --scheme mmp", "--scheme"},
+                      BadSpinInput{"--system top --scheme rk4", "--scheme"},
+                      BadSpinInput{"--system ring", "--system"},
+                      BadSpinInput{"--system top --inertia 1,0,2", "--inertia"},
+                      BadSpinInput{"--system top --exact", "--exact"},
+                      BadSpinInput{"--system chain --spins 4 --random 0", "--random"},
+                      BadSpinInput{"--system chain --spins 4 --random 3 --seed -1", "--seed"},
+                      BadSpinInput{"--system chain --spins 4 --wave 1 --random 3", "--s0"},
+                      BadSpinInput{"--system top --spins 4", "--spins"},
+                      BadSpinInput{"--system chain --spins 4 --newton-max-iterations 0", "--newton-max-iterations"}),
+    [](const ::testing::TestParamInfo<BadSpinInput>& info) {
+        std::string name = std::to_string(info.index) + "_";
+        for (const char* c = info.param.option; *c != '\0'; ++c)
+            if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+        return name;
+    });
+
+}  // namespace
