@@ -4,7 +4,7 @@
 #include <thrust/device_vector.h>
 
 #include "backends/cuda_backend.hpp"
-#include "for_each_index.cuh"
+#include "spin_cuda_launch.cuh"
 
 namespace geomint {
 
@@ -27,10 +27,8 @@ float run_spin_batch_cuda(const SpinRunSettings& settings, SpinBatch& batch) {
                                      thrust::raw_pointer_cast(steps_completed.data()),
                                      thrust::raw_pointer_cast(status.data())};
     float milliseconds = 0.0f;
-    with_spin_types<double>(settings.system, settings.scheme, [&](auto scheme, auto system) {
-        using Body = SpinChainBody<decltype(scheme), decltype(system), double>;
-        milliseconds = launch_for_each_index(Body{scheme, system, view, settings.step}, n, 64);
-    });
+    with_spin_system<double>(settings.system,
+                             [&](const auto& system) { milliseconds = launch_spin_chains(settings, system, view); });
     thrust::copy(state.begin(), state.end(), batch.state.begin());
     thrust::copy(energy_error.begin(), energy_error.end(), batch.energy_error.begin());
     thrust::copy(norm_error.begin(), norm_error.end(), batch.norm_error.begin());

@@ -1,0 +1,107 @@
+// Throughput of spin ensembles: tops (one thread per top) and periodic chains of d = 16 and 128
+// spins (one thread per chain), on the CPU backend and, when a device is usable, on the CUDA
+// backend (kernel time from CUDA events). Counters: spin-steps and chain-steps per second.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "backends/cuda_backend.hpp"
+#include "geomint/spin/random_spins.hpp"
+#include "spin_batch.hpp"
+
+namespace {
+
+using geomint::SpinBatch;
+using geomint::SpinRunSettings;
+using geomint::SpinSystemKind;
+
+const std::vector<std::string> kSchemes = {"avf", "mp", "sia", "comp4", "coll4", "implicit_midpoint"};
+
+SpinBatch random_batch(int spins, std::size_t chains) {
+    SpinBatch batch;
+    batch.resize(spins, chains);
+    for (std::size_t t = 0; t < chains; ++t)
+        for (int i = 0; i < spins; ++i) {
+            const auto s = geomint::spin::random_spin<double>(2026, t, static_cast<std::uint64_t>(i));
+            batch.component(t, i, 0) = s.x, batch.component(t, i, 1) = s.y, batch.component(t, i, 2) = s.z;
+        }
+    return batch;
+}
+
+// Arguments: scheme index, spins (1 = top), chains, steps.
+SpinRunSettings settings_for(const benchmark::State& state) {
+    SpinRunSettings s;
+    s.system.kind = state.range(1) == 1 ? SpinSystemKind::top : SpinSystemKind::chain;
+    s.scheme = kSchemes[static_cast<std::size_t>(state.range(0))];
+    s.step.h = 0.05;
+    s.step.steps = state.range(3);
+    return s;
+}
+
+void report(benchmark::State& state, const SpinBatch& batch) {
+    double checksum = 0;
+    for (double v : batch.state) checksum += v;
+    state.SetLabel(kSchemes[static_cast<std::size_t>(state.range(0))]);
+    state.counters["checksum"] = checksum;
+    const double chain_steps = double(state.range(2)) * double(state.range(3));
+    state.counters["chain_steps_per_s"] = benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["spin_steps_per_s"] =
+        benchmark::Counter(chain_steps * double(state.range(1)), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_spin_cpu(benchmark::State& state) {
+    const auto settings = settings_for(state);
+    SpinBatch batch;
+    for (auto _ : state) {
+        state.PauseTiming();
+        batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
+        state.ResumeTiming();
+        geomint::run_spin_batch_cpu(settings, batch, 0);
+        benchmark::DoNotOptimize(batch.state.data());
+    }
+    report(state, batch);
+}
+
+void BM_spin_cuda(benchmark::State& state) {
+    const auto device = geomint::cuda_device_info();
+    if (!device.usable) {
+        state.SkipWithError(("no CUDA device: " + device.description).c_str());
+        for (auto _ : state) {
+        }
+        return;
+    }
+    const auto settings = settings_for(state);
+    SpinBatch batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
+    geomint::run_spin_batch_cuda(settings, batch);  // warm-up
+    for (auto _ : state) {
+        batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
+        state.SetIterationTime(geomint::run_spin_batch_cuda(settings, batch) / 1000.0);
+    }
+    report(state, batch);
+}
+
+// CPU: 256 tops x 200 steps; 16 chains of d = 16 and 4 chains of d = 128, 50 steps.
+void cpu_cases(benchmark::internal::Benchmark* b) {
+    for (long scheme = 0; scheme < long(kSchemes.size()); ++scheme) {
+        b->Args({scheme, 1, 256, 200});
+        b->Args({scheme, 16, 16, 50});
+        b->Args({scheme, 128, 4, 50});
+    }
+    b->Unit(benchmark::kMillisecond);
+}
+
+// GPU: enough threads to fill an H200 (132 SMs).
+void gpu_cases(benchmark::internal::Benchmark* b) {
+    for (long scheme = 0; scheme < long(kSchemes.size()); ++scheme) {
+        b->Args({scheme, 1, 1 << 20, 200});
+        b->Args({scheme, 16, 1 << 16, 50});
+        b->Args({scheme, 128, 1 << 14, 20});
+    }
+    b->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+BENCHMARK(BM_spin_cpu)->Apply(cpu_cases);
+BENCHMARK(BM_spin_cuda)->Apply(gpu_cases);
