@@ -9,6 +9,7 @@
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/pendulum/newmark.hpp"
 #include "geomint/pendulum/simpson.hpp"
+#include "order_fit.hpp"
 #include "pendulum_exact.hpp"
 
 namespace {
@@ -40,17 +41,15 @@ double final_error(const Motion& motion, double t_end, long long steps) {
     return std::abs(r.q - exact.q) + std::abs(r.p - exact.p) / kTwoPi;
 }
 
-// Least-squares slope of log(error) against log(h) over the step counts.
+// Observed order over the step counts, from the error at T.
 template <class Scheme>
 double observed_order(const Motion& motion, double t_end, const std::vector<long long>& steps) {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    std::vector<double> h, error;
     for (long long n : steps) {
-        const double x = std::log(t_end / double(n));
-        const double y = std::log(final_error<Scheme>(motion, t_end, n));
-        sx += x, sy += y, sxx += x * x, sxy += x * y;
+        h.push_back(t_end / double(n));
+        error.push_back(final_error<Scheme>(motion, t_end, n));
     }
-    const double k = double(steps.size());
-    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    return geomint_test::observed_order(h, error);
 }
 
 TEST(PendulumOrder, NewmarkIsSecondOrder) {

@@ -3,12 +3,13 @@
 # with a summary in $OUT/summary.txt (or ./gpu-check-out/ when OUT is unset).
 #
 #   bash tools/gpu-check.sh prepare   # here, without a GPU: builds build-gpu/ for sm_90 with the
-#                                     # tests and benchmarks, and copies the shared libraries the
-#                                     # GPU machine lacks (Google Benchmark) into build-gpu/libs/
-#   bash tools/gpu-check.sh           # on the GPU machine, with build-gpu/ carried along
+#                                     # tests and benchmarks, and stages the programs and the shared
+#                                     # library the GPU machine lacks (Google Benchmark) in .gpu/
+#   bash tools/gpu-check.sh           # on the GPU machine, with .gpu/ carried along (a few MiB)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=build-gpu
+stage=.gpu
 
 if [ "${1:-}" = "prepare" ]; then
   set -e
@@ -16,36 +17,39 @@ if [ "${1:-}" = "prepare" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGEOMINT_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES="${GEOMINT_GPU_ARCH:-90}"
   cmake --build "$build" -j "$(nproc)"
-  mkdir -p "$build/libs"
-  cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1 "$build/libs/"
-  du -sh "$build"
+  rm -rf "$stage" && mkdir -p "$stage/tests" "$stage/bench" "$stage/libs"
+  cp "$build/geomint" "$stage/"
+  cp "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests "$stage/tests/"
+  cp "$build"/bench/bench_* "$stage/bench/"
+  cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1 "$stage/libs/"
+  du -sh "$stage"
   exit 0
 fi
 
 out="${OUT:-gpu-check-out}"
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/$build/libs:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$PWD/$stage/libs:${LD_LIBRARY_PATH:-}"
 summary="$out/summary.txt"
 {
   echo "geomint GPU check, $(date -u '+%Y-%m-%d %H:%M UTC')"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || echo "nvidia-smi failed"
 } | tee "$summary"
 
-if [ ! -x "$build/geomint" ]; then
-  echo "no $build/geomint: run 'bash tools/gpu-check.sh prepare' first and carry $build" | tee -a "$summary"
+if [ ! -x "$stage/geomint" ]; then
+  echo "no $stage/geomint: run 'bash tools/gpu-check.sh prepare' first and carry $stage" | tee -a "$summary"
   exit 1
 fi
 
 status=0
 echo "== CUDA tests" | tee -a "$summary"
-for suite in "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests; do
+for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests; do
   [ -x "$suite" ] || continue
   timeout 240 "$suite" --gtest_filter='*Cuda*' --gtest_brief=1 >"$out/$(basename "$suite").log" 2>&1 || status=1
   tail -n 3 "$out/$(basename "$suite").log" | tee -a "$summary"
 done
 
 echo "== GPU benchmarks (kernel time from CUDA events; median of 5 repetitions)" | tee -a "$summary"
-for bench in "$build"/bench/bench_*; do
+for bench in "$stage"/bench/bench_*; do
   [ -x "$bench" ] || continue
   name=$(basename "$bench")
   timeout 240 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
@@ -54,7 +58,7 @@ for bench in "$build"/bench/bench_*; do
 done
 
 echo "== CLI end to end: 2^22 pendulums x 1000 Simpson steps" | tee -a "$summary"
-( time "$build/geomint" pendulum --backend cuda --scheme simpson --q0 -3:3:2048 --p0 -2:2:2048 --omega 6.283185307179586 \
+( time "$stage/geomint" pendulum --backend cuda --scheme simpson --q0 -3:3:2048 --p0 -2:2:2048 --omega 6.283185307179586 \
     --steps 1000 --dt 1e-3 --out /tmp/gpu-check.csv ) >>"$summary" 2>&1 || status=1
 tail -n 4 "$summary"
 echo "gpu-check: exit status $status" | tee -a "$summary"

@@ -12,48 +12,19 @@
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/spin_wave.hpp"
 #include "geomint/spin/systems.hpp"
+#include "order_fit.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
+
+using geomint_test::observed_order;
+using geomint_test::paper_top_start;
+using geomint_test::run;
+using geomint_test::sci;
 
 using namespace geomint::spin;
 using geomint::NewtonOptions;
 using geomint::SolveStatus;
-
-std::string sci(double x) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3e", x);
-    return buffer;
-}
-
-double observed_order(const std::vector<double>& h, const std::vector<double>& error) {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const double n = static_cast<double>(h.size());
-    for (std::size_t k = 0; k < h.size(); ++k) {
-        const double x = std::log(h[k]), y = std::log(error[k]);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
-
-template <class Scheme, class System>
-ChainResult<double> run(const Scheme& scheme, const System& system, double h, long long steps,
-                        std::vector<double>& spins) {
-    const int d = static_cast<int>(spins.size() / 3);
-    std::vector<double> work(workspace_reals(scheme, d));
-    const ChainResult<double> r = integrate_chain(scheme, system, h, steps, StridedSpins<double>{spins.data(), 1, d},
-                                                  StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
-    EXPECT_EQ(r.status, SolveStatus::ok) << Scheme::name << " h = " << h;
-    EXPECT_EQ(r.steps_completed, steps);
-    return r;
-}
-
-std::vector<double> paper_top_start() {  // s0 = (-1, -1, 1)/sqrt 3 (SPEC §2.5)
-    const double a = 1 / std::sqrt(3.0);
-    return {-a, -a, a};
-}
 
 template <class Scheme>
 class MidpointTest : public ::testing::Test {};

@@ -21,7 +21,14 @@
 #include "geomint/spin/scheme_dispatch.hpp"
 #include "geomint/spin/systems.hpp"
 
+#include "order_fit.hpp"
+#include "spin_test_support.hpp"
+
 namespace {
+
+using geomint_test::max_spin_distance;
+using geomint_test::observed_order;
+using geomint_test::sci;
 
 namespace gs = geomint::spin;
 using geomint::NewtonOptions;
@@ -32,12 +39,6 @@ constexpr std::uint64_t kSeed = 7;  // fixed, so every failure reproduces
 constexpr std::uint64_t kChain = 0;
 constexpr double kT = 1.0;
 constexpr long long kReferenceSteps = 1000;  // Coll-8, h_ref = T/1000
-
-std::string sci(double x) {  // RecordProperty wants text; std::to_string prints 5e-16 as 0.000000
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3e", x);
-    return buffer;
-}
 
 std::vector<double> random_start() {
     std::vector<double> s(3 * kSpins);
@@ -60,29 +61,6 @@ ChainRun run_scheme(const std::string& name, long long steps) {
                                          gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
     });
     return out;
-}
-
-double max_spin_distance(const std::vector<double>& a, const std::vector<double>& b) {
-    double e = 0;
-    for (int i = 0; i < kSpins; ++i) {
-        const double x = a[3 * i] - b[3 * i], y = a[3 * i + 1] - b[3 * i + 1], z = a[3 * i + 2] - b[3 * i + 2];
-        e = std::fmax(e, std::sqrt(x * x + y * y + z * z));
-    }
-    return e;
-}
-
-// Least-squares slope of log(error) against log(h).
-double observed_order(const std::vector<double>& h, const std::vector<double>& error) {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const double n = static_cast<double>(h.size());
-    for (std::size_t k = 0; k < h.size(); ++k) {
-        const double x = std::log(h[k]), y = std::log(error[k]);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 // The reference, computed once: Coll-8 with h_ref = T/1000, and its distance to the same run with
