@@ -13,7 +13,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 void RunReporter::chunk_done(std::uint64_t done, std::uint64_t chunk_index, std::uint64_t chunk_count) {
     if (quiet_ || chunk_count < 2) return;
-    std::fprintf(stderr, "geomint: chunk %llu/%llu, %llu/%llu trajectories (%.1f%%), %.1f s\n",
+    std::fprintf(stderr, "geomint: computed chunk %llu/%llu, %llu/%llu trajectories (%.1f%%), %.1f s\n",
                  static_cast<unsigned long long>(chunk_index + 1), static_cast<unsigned long long>(chunk_count),
                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
                  100.0 * static_cast<double>(done) / static_cast<double>(total_), seconds_since(start_));

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "backends/cuda_backend.hpp"
 #include "geomint/spin/random_spins.hpp"
@@ -59,6 +60,29 @@ TEST(SpinEnsembleCpu, TopEnsembleKeepsEnergy) {
     for (std::size_t t = 0; t < batch.chains; ++t) {
         EXPECT_EQ(batch.status[t], 0);
         EXPECT_LT(batch.energy_error[t], 1e-13);
+        EXPECT_LT(batch.norm_error[t], 1e-13);
+    }
+}
+
+// Memory per chain is O(d) for every scheme (no dense 3d x 3d matrix): doubling d doubles it.
+TEST(SpinEnsembleCpu, WorkspaceGrowsLinearlyWithTheChain) {
+    for (const std::string& scheme : geomint::spin::spin_scheme_names(true)) {
+        SpinRunSettings s = chain_settings(scheme.c_str());
+        const std::size_t small = geomint::spin_workspace_reals(s, 64), large = geomint::spin_workspace_reals(s, 1024);
+        EXPECT_GT(small, 0u) << scheme;
+        EXPECT_LE(large, 16 * small + 64) << scheme;  // linear: 16 times the spins, 16 times the memory
+        EXPECT_GE(large, 15 * small) << scheme;
+    }
+}
+
+TEST(SpinEnsembleCpu, LongChainOf1024Spins) {
+    auto batch = random_batch(1024, 3, 11);
+    SpinRunSettings s = chain_settings("mmp");
+    s.step.steps = 5;
+    geomint::run_spin_batch_cpu(s, batch, 0);
+    for (std::size_t t = 0; t < batch.chains; ++t) {
+        EXPECT_EQ(batch.status[t], 0);
+        EXPECT_LT(batch.energy_error[t], 1e-11);
         EXPECT_LT(batch.norm_error[t], 1e-13);
     }
 }
