@@ -40,6 +40,14 @@ if [ ! -x "$stage/geomint" ]; then
   exit 1
 fi
 
+# Stop early, with the reason, where the CUDA backend cannot run.
+if ! "$stage/geomint" pendulum --backend cuda --steps 1 --dt 0.1 --quiet --out /tmp/gpu-check-probe.csv \
+    2>>"$summary"; then
+  echo "gpu-check: no usable CUDA device, nothing measured" | tee -a "$summary"
+  exit 2
+fi
+rm -f /tmp/gpu-check-probe.csv
+
 status=0
 echo "== CUDA tests" | tee -a "$summary"
 for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests; do
@@ -48,18 +56,19 @@ for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests; do
   tail -n 3 "$out/$(basename "$suite").log" | tee -a "$summary"
 done
 
-echo "== GPU benchmarks (kernel time from CUDA events; median of 5 repetitions)" | tee -a "$summary"
+echo "== GPU benchmarks (kernel time from CUDA events; median of 3 repetitions)" | tee -a "$summary"
 for bench in "$stage"/bench/bench_*; do
   [ -x "$bench" ] || continue
   name=$(basename "$bench")
-  timeout 240 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  timeout 240 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.txt" 2>&1 || status=1
-  grep -E 'median|ERROR|error' "$out/$name.txt" | tee -a "$summary"
+  grep -E '_median|ERROR' "$out/$name.txt" | tee -a "$summary"
 done
 
 echo "== CLI end to end: 2^22 pendulums x 1000 Simpson steps" | tee -a "$summary"
 ( time "$stage/geomint" pendulum --backend cuda --scheme simpson --q0 -3:3:2048 --p0 -2:2:2048 --omega 6.283185307179586 \
     --steps 1000 --dt 1e-3 --out /tmp/gpu-check.csv ) >>"$summary" 2>&1 || status=1
+rm -f /tmp/gpu-check.csv
 tail -n 4 "$summary"
 echo "gpu-check: exit status $status" | tee -a "$summary"
 exit $status
