@@ -8,6 +8,7 @@
 
 #include "pendulum_body.hpp"
 #include "pendulum_dispatch.hpp"
+#include "run_reporting.hpp"
 
 namespace geomint {
 
@@ -38,9 +39,11 @@ struct PendulumBatch {
     }
 };
 
-// Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default).
-// Each trajectory is independent, so the result is bitwise the same for any thread count.
+// Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling
+// `progress` (if set) as trajectories finish. Each trajectory is independent, so the result
+// is bitwise the same for any thread count.
 template <class Real>
-void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads);
+void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads,
+                            const ProgressCallback& progress = {});
 
 }  // namespace geomint

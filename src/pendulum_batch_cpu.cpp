@@ -6,7 +6,8 @@
 namespace geomint {
 
 template <class Real>
-void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads) {
+void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads,
+                            const ProgressCallback& progress) {
     const auto n = static_cast<long long>(batch.size());
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
     with_pendulum_types<Real>(settings.scheme, settings.potential, [&](auto scheme, auto potential) {
@@ -14,11 +15,16 @@ void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumB
         const Body body{scheme, batch.view(), settings.step};
         // Dynamic schedule: failed trajectories stop early and would unbalance a static split.
 #pragma omp parallel for schedule(dynamic, 64) num_threads(thread_count)
-        for (long long i = 0; i < n; ++i) body(static_cast<std::size_t>(i));
+        for (long long i = 0; i < n; ++i) {
+            body(static_cast<std::size_t>(i));
+            if (progress) progress(1);
+        }
     });
 }
 
-template void run_pendulum_batch_cpu<double>(const PendulumRunSettings<double>&, PendulumBatch<double>&, int);
-template void run_pendulum_batch_cpu<float>(const PendulumRunSettings<float>&, PendulumBatch<float>&, int);
+template void run_pendulum_batch_cpu<double>(const PendulumRunSettings<double>&, PendulumBatch<double>&, int,
+                                             const ProgressCallback&);
+template void run_pendulum_batch_cpu<float>(const PendulumRunSettings<float>&, PendulumBatch<float>&, int,
+                                            const ProgressCallback&);
 
 }  // namespace geomint

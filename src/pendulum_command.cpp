@@ -111,8 +111,9 @@ void run_job(const PendulumJob& job, AtomicOutputFile& file, RunReporter& report
         }
         if (job.backend.backend == Backend::cuda) {
             run_pendulum_batch_cuda(settings, batch);
+            reporter.advance(n);
         } else {
-            run_pendulum_batch_cpu(settings, batch, job.threads);
+            run_pendulum_batch_cpu(settings, batch, job.threads, reporter.callback());
         }
         std::vector<PendulumPhasePoint> exact(job.exact ? n : 0);
         if (job.exact) {
@@ -137,7 +138,6 @@ void run_job(const PendulumJob& job, AtomicOutputFile& file, RunReporter& report
             }
             std::fputc('\n', out);
         }
-        reporter.chunk_done(begin + n, chunk, chunk_count);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "run_reporting.hpp"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
 
@@ -38,7 +39,9 @@ std::size_t spin_workspace_reals(const SpinRunSettings& settings, int spins);
 
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
 // a contiguous per-thread buffer (stride 1) and run by the same body as on the GPU; the results
-// do not depend on the layout, the thread count or the chunking.
-void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int threads);
+// do not depend on the layout, the thread count or the chunking. `progress` (if set) is
+// called as chains finish.
+void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int threads,
+                        const ProgressCallback& progress = {});
 
 }  // namespace geomint

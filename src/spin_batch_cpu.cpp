@@ -22,7 +22,8 @@ std::size_t spin_workspace_reals(const SpinRunSettings& settings, int spins) {
     return reals;
 }
 
-void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int threads) {
+void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int threads,
+                        const ProgressCallback& progress) {
     const auto n = static_cast<long long>(batch.chains);
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
     const std::size_t state_reals = 3 * static_cast<std::size_t>(batch.spins);
@@ -49,6 +50,7 @@ void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int t
                 batch.newton_iterations[t] = iterations;
                 batch.steps_completed[t] = steps;
                 batch.status[t] = status;
+                if (progress) progress(1);
             }
         }
     });

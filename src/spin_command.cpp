@@ -183,8 +183,9 @@ void run_job(const SpinJob& job, AtomicOutputFile& file, RunReporter& reporter) 
         }
         if (job.backend.backend == Backend::cuda) {
             run_spin_batch_cuda(job.settings, batch);
+            reporter.advance(n);
         } else {
-            run_spin_batch_cpu(job.settings, batch, job.threads);
+            run_spin_batch_cpu(job.settings, batch, job.threads, reporter.callback());
         }
         for (std::uint64_t t = 0; t < n; ++t) {
             for (int k = 0; k < 3 * d; ++k) {
@@ -202,7 +203,6 @@ void run_job(const SpinJob& job, AtomicOutputFile& file, RunReporter& reporter) 
             }
             std::fputc('\n', out);
         }
-        reporter.chunk_done(begin + n, chunk, chunk_count);
     }
 }
 
