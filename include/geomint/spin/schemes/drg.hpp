@@ -116,6 +116,23 @@ GEOMINT_HD bool add_stage(NewtonOutcome<Real>& total, const NewtonOutcome<Real>&
     return stage.status == SolveStatus::ok;
 }
 
+// Triple jump of a symmetric second-order step (SPEC §2.2): stage(g h, from, to) is run for
+// g = g1, 1 - 2 g1, g1 into the intermediate state p.y; the state is written only when all
+// three have converged.
+template <class Real, class Stage>
+GEOMINT_HD NewtonOutcome<Real> triple_jump(Real h, StridedSpins<Real> state, const StagedStep::Parts<Real>& p,
+                                           const Stage& stage) {
+    const Real g1 = triple_jump_outer<Real>();
+    const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
+    NewtonOutcome<Real> total{SolveStatus::ok, 0};
+    for (int s = 0; s < 3; ++s) {
+        const StridedSpins<Real> from = s == 0 ? state : p.y;
+        if (!add_stage(total, stage(fractions[s] * h, from, p.y))) return total;
+    }
+    for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+    return total;
+}
+
 }  // namespace detail
 
 // Base of the single-stage schemes: Gradient built by Make, centre as given.
@@ -205,18 +222,10 @@ struct CompSia {
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
                                         StridedReals<Real> work, const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
-        const Real g1 = detail::triple_jump_outer<Real>();
-        const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
-        NewtonOutcome<Real> total{SolveStatus::ok, 0};
-        for (int s = 0; s < 3; ++s) {
-            const StridedSpins<Real> from = s == 0 ? state : p.y;
-            if (!detail::add_stage(total, detail::drg_stage<Centre::symmetric>(
-                                              system, ItohAbeGradient<IaDirection::symmetrised>{}, fractions[s] * h,
-                                              from, p.y, p.x, p.newton, options)))
-                return total;
-        }
-        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
-        return total;
+        return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
+            return detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::symmetrised>{}, sub_h,
+                                                        from, to, p.x, p.newton, options);
+        });
     }
 };
 
@@ -229,16 +238,9 @@ struct Comp4 {
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
                                         StridedReals<Real> work, const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
-        const Real g1 = detail::triple_jump_outer<Real>();
-        const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
-        NewtonOutcome<Real> total{SolveStatus::ok, 0};
-        for (int s = 0; s < 3; ++s) {
-            const StridedSpins<Real> from = s == 0 ? state : p.y;
-            if (!detail::add_stage(total, Comp2::half_pair(system, fractions[s] * h, from, p.y, p, options)))
-                return total;
-        }
-        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
-        return total;
+        return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
+            return Comp2::half_pair(system, sub_h, from, to, p, options);
+        });
     }
 };
 
