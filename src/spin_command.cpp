@@ -10,7 +10,6 @@
 #include "backend_choice.hpp"
 #include "backends/cuda_backend.hpp"
 #include "csv_format.hpp"
-#include "geomint/spin/spin_wave.hpp"
 #include "number_parsing.hpp"
 #include "run_reporting.hpp"
 #include "spin_batch.hpp"
@@ -117,8 +116,9 @@ SpinJob parse_job(const SpinOptions& o) {
     const bool chain = is_chain(job.settings.system.kind);
     job.initial = parse_initial(o, chain);
     job.settings.scheme = o.scheme;
+    std::size_t workspace_reals = 0;
     try {
-        spin_workspace_reals(job.settings, job.initial.spins);  // validates the scheme for the system
+        workspace_reals = spin_workspace_reals(job.settings, job.initial.spins);  // validates the scheme too
     } catch (const std::invalid_argument& e) {
         throw UsageError("--scheme", e.what());
     }
@@ -132,7 +132,7 @@ SpinJob parse_job(const SpinOptions& o) {
     job.threads = o.threads;
     job.chunk_size = static_cast<std::uint64_t>(parse_positive_integer(o.chunk_size, "--chunk-size"));
     const double chain_bytes =
-        8.0 * (3.0 * job.initial.spins + double(spin_workspace_reals(job.settings, job.initial.spins)) + 8);
+        8.0 * (3.0 * job.initial.spins + double(workspace_reals) + 8);
     job.chunk_size = std::max<std::uint64_t>(1, std::min<std::uint64_t>(job.chunk_size, kChunkBytes / chain_bytes));
     job.exact = o.exact;
     if (job.exact && job.initial.source != SpinInitialConditions::Source::wave)
@@ -154,8 +154,7 @@ void write_header(std::FILE* out, int spins, bool exact) {
 
 // Largest distance, over the spins, between the state and the exact wave at T.
 double wave_error(const SpinJob& job, SpinBatch& batch, std::size_t t) {
-    spin::SpinWave<double> wave = spin::paper_spin_wave<double>(batch.spins);
-    wave.phi = job.initial.wave_phi;
+    const spin::SpinWave<double> wave = job.initial.wave();
     double error = 0;
     for (int i = 0; i < batch.spins; ++i) {
         const spin::Vec3<double> exact = wave.spin(i, job.time.t_end());

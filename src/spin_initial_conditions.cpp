@@ -6,11 +6,16 @@
 #include <fstream>
 
 #include "geomint/spin/random_spins.hpp"
-#include "geomint/spin/spin_wave.hpp"
 #include "number_parsing.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
+
+spin::SpinWave<double> SpinInitialConditions::wave() const {
+    spin::SpinWave<double> w = spin::paper_spin_wave<double>(spins);
+    w.phi = wave_phi;
+    return w;
+}
 
 void SpinInitialConditions::fill(std::uint64_t global_index, double* out) const {
     const spin::StridedSpins<double> view{out, 1, spins};
@@ -18,12 +23,9 @@ void SpinInitialConditions::fill(std::uint64_t global_index, double* out) const 
         case Source::s0:
             view.set(0, spin::Vec3<double>{s0[0], s0[1], s0[2]});
             return;
-        case Source::wave: {
-            spin::SpinWave<double> wave = spin::paper_spin_wave<double>(spins);
-            wave.phi = wave_phi;
-            wave.fill(view, 0.0);
+        case Source::wave:
+            wave().fill(view, 0.0);
             return;
-        }
         case Source::random:
             spin::fill_random_spins(view, seed, global_index);
             return;

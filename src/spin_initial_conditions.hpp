@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "geomint/spin/spin_wave.hpp"
+
 namespace geomint {
 
 struct SpinInitialConditions {
@@ -16,6 +18,9 @@ struct SpinInitialConditions {
     double wave_phi = 0;                   // Source::wave
     std::uint64_t seed = 0;                // Source::random
     std::vector<std::vector<double>> rows; // Source::file: 3 * spins normalised values per chain
+
+    // Source::wave: the paper's wave (SPEC §2) with latitude wave_phi.
+    spin::SpinWave<double> wave() const;
 
     // Writes chain `global_index` (its row in the ensemble) into `spins_out` (3 * spins values);
     // depends on nothing but the index, so chunking cannot change a trajectory.
