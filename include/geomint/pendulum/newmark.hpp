@@ -9,6 +9,8 @@ namespace geomint {
 
 struct Newmark {
     static constexpr const char* name = "newmark";
+    static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
+    static constexpr const char* summary = "midpoint variational integrator";
     static constexpr int order = 2;
 
     // Scalar form of SPEC §1.1: x = (q_j + q_{j+1})/2 solves

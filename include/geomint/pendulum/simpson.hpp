@@ -10,6 +10,8 @@ namespace geomint {
 
 struct Simpson {
     static constexpr const char* name = "simpson";
+    static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
+    static constexpr const char* summary = "Simpson variational integrator (quadratic interpolation)";
     static constexpr int order = 4;
 
     // SPEC §1.2 with q_r eliminated: the internal node q_m solves

@@ -128,6 +128,8 @@ struct Collocation {
     static constexpr const char* name = S == 2 ? "coll4" : (S == 3 ? "coll6" : "coll8");
     static constexpr int stages = S;
     static constexpr int order = 2 * S;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "energy-preserving collocation, Gauss stages";
 
     // Unknowns (3 s d) and the Newton workspace for 3 s blocks: O(d).
     GEOMINT_HD std::size_t workspace_reals(int d) const {

@@ -166,24 +166,47 @@ struct MidpointGradientFamily {
 
 struct Avf : SingleStageDrg<Centre::symmetric, AvfGradient> {
     static constexpr const char* name = "avf";
+    static constexpr int order = 2;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "averaged vector field DRG";
 };
 struct GonzalezMidpoint : SingleStageDrg<Centre::symmetric, MidpointGradientFamily> {
     static constexpr const char* name = "mp";
+    static constexpr int order = 2;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "Gonzalez midpoint DRG";
 };
 struct LocalMidpoint : SingleStageDrg<Centre::symmetric, LocalMidpointGradient> {  // chains only
     static constexpr const char* name = "mmp";
+    static constexpr int order = 2;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "local midpoint DRG (chains only)";
+    // Needs the system's exact local midpoint DRG (SPEC §2.2), which only chains provide.
+    template <class System>
+    static constexpr bool applies_to() {
+        return System::is_chain && requires(const System& s, const Vec3<double>& v) { s.midpoint_drg(v, v, v, v, v, v); };
+    }
 };
 struct ItohAbe : SingleStageDrg<Centre::start, ItohAbeGradient<IaDirection::forward>> {  // order 1
     static constexpr const char* name = "ia";
+    static constexpr int order = 1;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "Itoh-Abe DRG";
 };
 struct SymmetrisedItohAbe : SingleStageDrg<Centre::symmetric, ItohAbeGradient<IaDirection::symmetrised>> {
     static constexpr const char* name = "sia";
+    static constexpr int order = 2;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "symmetrised Itoh-Abe DRG";
 };
 
 // Comp-2 (SPEC §2.2): half a step of the adjoint (g = IA(v, u)), then half a step of IA(u, v),
 // both with the symmetric centre.
 struct Comp2 {
     static constexpr const char* name = "comp2";
+    static constexpr int order = 2;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "Itoh-Abe and its adjoint, half steps";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
@@ -216,6 +239,9 @@ struct Comp2 {
 // Comp-SIA (SPEC §2.2): the triple jump of SIA, order 4.
 struct CompSia {
     static constexpr const char* name = "compsia";
+    static constexpr int order = 4;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "triple jump of sia";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
@@ -232,6 +258,9 @@ struct CompSia {
 // Comp-4 (SPEC §2.2): the triple jump of Comp-2, six Itoh-Abe stages, order 4.
 struct Comp4 {
     static constexpr const char* name = "comp4";
+    static constexpr int order = 4;
+    static constexpr const char* preserves = "energy";
+    static constexpr const char* summary = "triple jump of comp2";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>

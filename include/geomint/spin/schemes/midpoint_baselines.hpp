@@ -90,6 +90,8 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
 struct ImplicitMidpoint {
     static constexpr const char* name = "implicit_midpoint";
     static constexpr int order = 2;
+    static constexpr const char* preserves = "unit length (renormalised); not the energy of a cubic H";
+    static constexpr const char* summary = "implicit midpoint rule in R^3d (baseline)";
 
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
 
@@ -106,6 +108,8 @@ struct ImplicitMidpoint {
 struct SphericalMidpoint {
     static constexpr const char* name = "spherical_midpoint";
     static constexpr int order = 2;
+    static constexpr const char* preserves = "unit length, symplectic form; energy not exactly";
+    static constexpr const char* summary = "spherical midpoint rule of McLachlan-Modin-Verdier (baseline)";
 
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
 
