@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda_backend.hpp"
+#include "cuda_backend.hpp"
 #include "geomint/spin/random_spins.hpp"
 #include "spin_batch.hpp"
 
 namespace {
 
-using geomint::SpinBatch;
-using geomint::SpinRunSettings;
-using geomint::SpinSystemKind;
+using SpinBatch = geomint::SpinBatch<double>;
+using geomint::SpinModel;
+using geomint::SpinStepSettings;
 
 const std::vector<std::string> kSchemes = {"avf", "mp", "sia", "comp4", "coll4", "implicit_midpoint"};
 
@@ -29,15 +29,11 @@ SpinBatch random_batch(int spins, std::size_t chains) {
     return batch;
 }
 
-// Arguments: scheme index, spins (1 = top), chains, steps.
-SpinRunSettings settings_for(const benchmark::State& state) {
-    SpinRunSettings s;
-    s.system.kind = state.range(1) == 1 ? SpinSystemKind::top : SpinSystemKind::chain;
-    s.scheme = kSchemes[static_cast<std::size_t>(state.range(0))];
-    s.step.h = 0.05;
-    s.step.steps = state.range(3);
-    return s;
+// Arguments: scheme index in kSchemes, spins (1 = top), chains, steps.
+SpinModel model_for(const benchmark::State& state) {
+    return geomint::make_spin_model(state.range(1) == 1 ? "top" : "chain", kSchemes[static_cast<std::size_t>(state.range(0))]);
 }
+SpinStepSettings<double> step_for(const benchmark::State& state) { return {0.05, state.range(3), {}}; }
 
 void report(benchmark::State& state, const SpinBatch& batch) {
     double checksum = 0;
@@ -51,13 +47,13 @@ void report(benchmark::State& state, const SpinBatch& batch) {
 }
 
 void BM_spin_cpu(benchmark::State& state) {
-    const auto settings = settings_for(state);
+    const SpinModel model = model_for(state);
     SpinBatch batch;
     for (auto _ : state) {
         state.PauseTiming();
         batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
         state.ResumeTiming();
-        geomint::run_spin_batch_cpu(settings, batch, 0);
+        geomint::run_spin_batch_cpu(model, step_for(state), batch, 0);
         benchmark::DoNotOptimize(batch.state.data());
     }
     report(state, batch);
@@ -71,12 +67,15 @@ void BM_spin_cuda(benchmark::State& state) {
         }
         return;
     }
-    const auto settings = settings_for(state);
-    SpinBatch batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
-    geomint::run_spin_batch_cuda(settings, batch);  // warm-up
+    const int spins = static_cast<int>(state.range(1));
+    const auto chains = static_cast<std::size_t>(state.range(2));
+    SpinBatch batch = random_batch(spins, chains);
+    // Device arrays allocated once, as in a run; the warm-up creates the context and loads the module.
+    geomint::SpinCudaRunner<double> runner(model_for(state), step_for(state), spins, chains);
+    runner.run(batch.view(), chains);
     for (auto _ : state) {
-        batch = random_batch(static_cast<int>(state.range(1)), static_cast<std::size_t>(state.range(2)));
-        state.SetIterationTime(geomint::run_spin_batch_cuda(settings, batch) / 1000.0);
+        batch = random_batch(spins, chains);
+        state.SetIterationTime(runner.run(batch.view(), chains) / 1000.0);
     }
     report(state, batch);
 }

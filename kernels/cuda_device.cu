@@ -1,7 +1,7 @@
 // Detects a usable CUDA device for the `auto` and `cuda` backends.
 #include <cuda_runtime.h>
 
-#include "backends/cuda_backend.hpp"
+#include "cuda_backend.hpp"
 
 namespace geomint {
 

@@ -3,11 +3,11 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "outcome_view.hpp"
 
 namespace geomint {
 
@@ -21,10 +21,7 @@ struct PendulumBatchView {
     const Real* omega;
     Real* q;
     Real* p;
-    Real* energy_error;
-    long long* newton_iterations;
-    long long* steps_completed;
-    std::uint8_t* status;  // SolveStatus values
+    OutcomeView<Real> outcome;
 };
 
 // Settings shared by every trajectory of a run.
@@ -32,26 +29,27 @@ template <class Real>
 struct PendulumStepSettings {
     Real h;
     long long steps;
-    Real beta;  // extra potential parameter (Duffing); ignored by the pendulum
     NewtonOptions<Real> newton;
 };
 
+// `potential` carries the run-wide parameters (from_parameters); the body sets each trajectory's
+// mass and omega on a copy of it.
 template <class Scheme, class Potential, class Real>
 struct PendulumTrajectoryBody {
     Scheme scheme;
+    Potential potential;
     PendulumBatchView<Real> view;
     PendulumStepSettings<Real> settings;
 
     GEOMINT_HD void operator()(std::size_t i) const {
-        const Potential potential = Potential::from(view.mass[i], view.omega[i], settings.beta);
-        const TrajectoryResult<Real> r = integrate_trajectory(scheme, potential, view.q0[i], view.p0[i], settings.h,
-                                                              settings.steps, settings.newton);
+        Potential trajectory_potential = potential;
+        trajectory_potential.mass = view.mass[i];
+        trajectory_potential.omega = view.omega[i];
+        const TrajectoryResult<Real> r = integrate_trajectory(scheme, trajectory_potential, view.q0[i], view.p0[i],
+                                                              settings.h, settings.steps, settings.newton);
         view.q[i] = r.q;
         view.p[i] = r.p;
-        view.energy_error[i] = r.max_energy_error;
-        view.newton_iterations[i] = r.newton_iterations;
-        view.steps_completed[i] = r.steps_completed;
-        view.status[i] = static_cast<std::uint8_t>(r.status);
+        view.outcome.set(i, r.max_energy_error, r.newton_iterations, r.steps_completed, r.status);
     }
 };
 

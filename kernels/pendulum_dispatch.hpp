@@ -1,33 +1,46 @@
-// Host-side choice of the compiled (scheme, potential) pair for a pendulum run, shared by
-// the CPU backend and the CUDA launcher so both instantiate the same bodies.
+// Host-side choice of the compiled (scheme, potential) pair of a pendulum run, by registry index
+// (include/geomint/pendulum/registry.hpp), shared by the CPU backend and the CUDA launcher so
+// both instantiate the same bodies: one per registry entry pair.
 #pragma once
 
 #include <stdexcept>
+#include <vector>
 
-#include "geomint/pendulum/newmark.hpp"
-#include "geomint/pendulum/potentials.hpp"
-#include "geomint/pendulum/simpson.hpp"
+#include "geomint/pendulum/registry.hpp"
+#include "registry_lookup.hpp"
 
 namespace geomint {
 
-enum class PendulumScheme { newmark, simpson };
-enum class PotentialKind { pendulum, duffing };
+// What a pendulum run integrates: registry indices and the potential's declared parameters, in
+// declaration order (PendulumPotentials entry ::parameters).
+struct PendulumModel {
+    int scheme = 0;
+    int potential = 0;
+    std::vector<double> potential_parameters;
+};
 
-// Calls f(Scheme{}, PotentialType{}) with the types named by the run-time choice.
+// The model of the named scheme and potential with the potential's default parameters (tests,
+// benchmarks, bindings); std::invalid_argument for a name not in the registry.
+inline PendulumModel make_pendulum_model(std::string_view scheme, std::string_view potential = "pendulum") {
+    PendulumModel model;
+    model.scheme = registry_index_or_throw(PendulumSchemes{}, scheme);
+    model.potential = registry_index_or_throw(PendulumPotentials{}, potential);
+    model.potential_parameters = registry_default_parameters(PendulumPotentials{}, model.potential);
+    return model;
+}
+
+// Calls f(Scheme{}, potential) with the potential built from the model's parameters in Real.
 template <class Real, class F>
-void with_pendulum_types(PendulumScheme scheme, PotentialKind potential, F&& f) {
-    const auto with_potential = [&](auto scheme_object) {
-        switch (potential) {
-            case PotentialKind::pendulum: return f(scheme_object, PendulumPotential<Real>{});
-            case PotentialKind::duffing: return f(scheme_object, DuffingPotential<Real>{});
-        }
-        throw std::invalid_argument("unknown potential");
-    };
-    switch (scheme) {
-        case PendulumScheme::newmark: return with_potential(Newmark{});
-        case PendulumScheme::simpson: return with_potential(Simpson{});
-    }
-    throw std::invalid_argument("unknown scheme");
+void with_pendulum_types(const PendulumModel& model, F&& f) {
+    const std::vector<Real> values(model.potential_parameters.begin(), model.potential_parameters.end());
+    bool potential_found = false;
+    const bool scheme_found = with_type_at(PendulumSchemes{}, model.scheme, [&](auto scheme) {
+        potential_found = with_type_at(PendulumPotentials{}, model.potential, [&](auto entry) {
+            using Potential = typename decltype(entry)::template type<Real>;
+            f(scheme, Potential::from_parameters(values.data()));
+        });
+    });
+    if (!scheme_found || !potential_found) throw std::invalid_argument("pendulum scheme or potential not registered");
 }
 
 }  // namespace geomint

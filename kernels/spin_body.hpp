@@ -3,27 +3,24 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/integrate_chain.hpp"
+#include "outcome_view.hpp"
 
 namespace geomint {
 
 // Component c of spin i of chain t at state[(3 i + c) * chains + t]; the workspace likewise,
-// so that neighbouring threads touch neighbouring addresses (INTERFACE.md).
+// so that neighbouring threads touch neighbouring addresses (include/geomint/spin/INTERFACE.md).
 template <class Real>
 struct SpinBatchView {
     Real* state;
     Real* workspace;
     std::size_t chains;
     int spins;
-    Real* energy_error;
-    Real* norm_error;
-    long long* newton_iterations;
-    long long* steps_completed;
-    std::uint8_t* status;  // SolveStatus values
+    Real* norm_error;  // largest ||s_i| - 1| seen
+    OutcomeView<Real> outcome;
 };
 
 template <class Real>
@@ -45,11 +42,8 @@ struct SpinChainBody {
         const spin::StridedReals<Real> workspace{view.workspace + t, view.chains};
         const spin::ChainResult<Real> r =
             spin::integrate_chain(scheme, system, settings.h, settings.steps, state, workspace, settings.newton);
-        view.energy_error[t] = r.max_energy_error;
         view.norm_error[t] = r.max_norm_error;
-        view.newton_iterations[t] = r.newton_iterations;
-        view.steps_completed[t] = r.steps_completed;
-        view.status[t] = static_cast<std::uint8_t>(r.status);
+        view.outcome.set(t, r.max_energy_error, r.newton_iterations, r.steps_completed, r.status);
     }
 };
 

@@ -1,41 +1,75 @@
-// CUDA backend for spin ensembles: state and Newton workspace in device memory, structure of
-// arrays (neighbouring threads read neighbouring addresses), one thread per chain running the
-// same body as the CPU backend (kernels/spin_body.hpp).
-#include <thrust/device_vector.h>
+// CUDA backend for spin ensembles: state and Newton workspace in device memory (kept for the run),
+// structure of arrays (neighbouring threads read neighbouring addresses), one thread per chain
+// running the same body as the CPU backend (kernels/spin_body.hpp).
+#include <utility>
 
-#include "backends/cuda_backend.hpp"
-#include "spin_cuda_launch.cuh"
+#include "cuda_backend.hpp"
+#include "device_arrays.cuh"
+#include "spin_cuda_launch.hpp"
+
+#ifndef GEOMINT_SPIN_CUDA_UNITS
+#error "compile with -DGEOMINT_SPIN_CUDA_UNITS=n (CMake does)"
+#endif
 
 namespace geomint {
 
-float run_spin_batch_cuda(const SpinRunSettings& settings, SpinBatch& batch) {
-    const std::size_t n = batch.chains;
-    if (n == 0) return 0.0f;
-    const std::size_t work_reals = spin_workspace_reals(settings, batch.spins);
-    thrust::device_vector<double> state(batch.state);
-    thrust::device_vector<double> workspace(work_reals * n);
-    thrust::device_vector<double> energy_error(n), norm_error(n);
-    thrust::device_vector<long long> newton_iterations(n), steps_completed(n);
-    thrust::device_vector<std::uint8_t> status(n);
-    const SpinBatchView<double> view{thrust::raw_pointer_cast(state.data()),
-                                     thrust::raw_pointer_cast(workspace.data()),
-                                     n,
-                                     batch.spins,
-                                     thrust::raw_pointer_cast(energy_error.data()),
-                                     thrust::raw_pointer_cast(norm_error.data()),
-                                     thrust::raw_pointer_cast(newton_iterations.data()),
-                                     thrust::raw_pointer_cast(steps_completed.data()),
-                                     thrust::raw_pointer_cast(status.data())};
+static_assert(spin::SpinSystems::size <= GEOMINT_SPIN_CUDA_UNITS,
+              "more spin systems than CUDA translation units: raise GEOMINT_SPIN_CUDA_UNITS in CMakeLists.txt");
+
+namespace {
+
+template <class Real, int... Index>
+float launch_for_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
+                        std::integer_sequence<int, Index...>) {
     float milliseconds = 0.0f;
-    with_spin_system<double>(settings.system,
-                             [&](const auto& system) { milliseconds = launch_spin_chains(settings, system, view); });
-    thrust::copy(state.begin(), state.end(), batch.state.begin());
-    thrust::copy(energy_error.begin(), energy_error.end(), batch.energy_error.begin());
-    thrust::copy(norm_error.begin(), norm_error.end(), batch.norm_error.begin());
-    thrust::copy(newton_iterations.begin(), newton_iterations.end(), batch.newton_iterations.begin());
-    thrust::copy(steps_completed.begin(), steps_completed.end(), batch.steps_completed.begin());
-    thrust::copy(status.begin(), status.end(), batch.status.begin());
+    const bool found =
+        ((model.system == Index ? (milliseconds = launch_spin_system<Index, Real>(model, step, view), true) : false) ||
+         ...);
+    if (!found) throw std::invalid_argument("spin system not registered");
     return milliseconds;
 }
+
+}  // namespace
+
+template <class Real>
+struct SpinCudaRunner<Real>::Device {
+    SpinModel model;
+    SpinStepSettings<Real> step;
+    int spins;
+    std::size_t capacity;
+    thrust::device_vector<Real> state, workspace, norm_error;
+    DeviceOutcome<Real> outcome;
+
+    Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n)
+        : model(m), step(s), spins(d), capacity(n), state(3 * static_cast<std::size_t>(d) * n),
+          workspace(spin_workspace_reals(m, d) * n), norm_error(n), outcome(n) {}
+};
+
+template <class Real>
+SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step, int spins,
+                                     std::size_t capacity)
+    : device_(std::make_unique<Device>(model, step, spins, capacity)) {}
+
+template <class Real>
+SpinCudaRunner<Real>::~SpinCudaRunner() = default;
+
+template <class Real>
+float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n) {
+    if (n == 0) return 0.0f;
+    Device& d = *device_;
+    if (n > d.capacity || host.spins != d.spins) throw std::invalid_argument("chunk does not fit the CUDA runner");
+    const std::size_t state_reals = 3 * static_cast<std::size_t>(d.spins) * n;
+    upload(host.state, state_reals, d.state);
+    const SpinBatchView<Real> view{device_pointer(d.state), device_pointer(d.workspace), n, d.spins,
+                                   device_pointer(d.norm_error), d.outcome.view()};
+    const float milliseconds = launch_for_system<Real>(d.model, d.step, view,
+                                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    download(d.state, state_reals, host.state);
+    download(d.norm_error, n, host.norm_error);
+    d.outcome.download_to(host.outcome, n);
+    return milliseconds;
+}
+
+template class SpinCudaRunner<double>;
 
 }  // namespace geomint

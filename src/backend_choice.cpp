@@ -3,7 +3,7 @@
 
 #include <omp.h>
 
-#include "backends/cuda_backend.hpp"
+#include "cuda_backend.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {

@@ -13,13 +13,6 @@
 namespace geomint {
 
 template <class Real>
-struct PendulumRunSettings {
-    PendulumScheme scheme = PendulumScheme::newmark;
-    PotentialKind potential = PotentialKind::pendulum;
-    PendulumStepSettings<Real> step{};
-};
-
-template <class Real>
 struct PendulumBatch {
     std::vector<Real> q0, p0, mass, omega;  // inputs, one entry per trajectory
     std::vector<Real> q, p, energy_error;   // outputs
@@ -34,8 +27,8 @@ struct PendulumBatch {
         status.resize(n);
     }
     PendulumBatchView<Real> view() {
-        return {q0.data(), p0.data(), mass.data(), omega.data(), q.data(), p.data(), energy_error.data(),
-                newton_iterations.data(), steps_completed.data(), status.data()};
+        return {q0.data(), p0.data(), mass.data(), omega.data(), q.data(), p.data(),
+                OutcomeView<Real>{energy_error.data(), newton_iterations.data(), steps_completed.data(), status.data()}};
     }
 };
 
@@ -43,7 +36,7 @@ struct PendulumBatch {
 // `progress` (if set) as trajectories finish. Each trajectory is independent, so the result
 // is bitwise the same for any thread count.
 template <class Real>
-void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads,
-                            const ProgressCallback& progress = {});
+void run_pendulum_batch_cpu(const PendulumModel& model, const PendulumStepSettings<Real>& step,
+                            PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress = {});
 
 }  // namespace geomint

@@ -6,13 +6,13 @@
 namespace geomint {
 
 template <class Real>
-void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumBatch<Real>& batch, int threads,
-                            const ProgressCallback& progress) {
+void run_pendulum_batch_cpu(const PendulumModel& model, const PendulumStepSettings<Real>& step,
+                            PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress) {
     const auto n = static_cast<long long>(batch.size());
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
-    with_pendulum_types<Real>(settings.scheme, settings.potential, [&](auto scheme, auto potential) {
+    with_pendulum_types<Real>(model, [&](auto scheme, auto potential) {
         using Body = PendulumTrajectoryBody<decltype(scheme), decltype(potential), Real>;
-        const Body body{scheme, batch.view(), settings.step};
+        const Body body{scheme, potential, batch.view(), step};
         // Dynamic schedule: failed trajectories stop early and would unbalance a static split.
 #pragma omp parallel for schedule(dynamic, 64) num_threads(thread_count)
         for (long long i = 0; i < n; ++i) {
@@ -22,9 +22,9 @@ void run_pendulum_batch_cpu(const PendulumRunSettings<Real>& settings, PendulumB
     });
 }
 
-template void run_pendulum_batch_cpu<double>(const PendulumRunSettings<double>&, PendulumBatch<double>&, int,
-                                             const ProgressCallback&);
-template void run_pendulum_batch_cpu<float>(const PendulumRunSettings<float>&, PendulumBatch<float>&, int,
-                                            const ProgressCallback&);
+template void run_pendulum_batch_cpu<double>(const PendulumModel&, const PendulumStepSettings<double>&,
+                                             PendulumBatch<double>&, int, const ProgressCallback&);
+template void run_pendulum_batch_cpu<float>(const PendulumModel&, const PendulumStepSettings<float>&,
+                                            PendulumBatch<float>&, int, const ProgressCallback&);
 
 }  // namespace geomint

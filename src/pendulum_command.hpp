@@ -1,27 +1,24 @@
-// `geomint pendulum`: ensembles of one-degree-of-freedom Lagrangian systems (SPEC §1)
-// integrated with the Newmark or Simpson variational scheme, written as CSV.
+// `geomint pendulum`: ensembles of one-degree-of-freedom Lagrangian systems (SPEC §1) integrated
+// with a variational scheme of the pendulum registry, written as CSV.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "common_options.hpp"
+#include "registry_options.hpp"
+
 namespace geomint {
 
 // Raw option texts; every number is parsed strictly by the command itself.
 struct PendulumOptions {
+    PendulumOptions();
     std::string scheme = "newmark";
     std::string potential = "pendulum";
-    std::string beta = "1";
+    DeclaredParameterOptions potential_parameters;  // --beta, ... as the potentials declare them
     std::string mass = "1", omega = "1", q0 = "1", p0 = "0";
-    std::string steps, dt, t_end;
-    std::string backend = "auto";
-    int threads = 0;
-    std::string precision = "double";
-    std::string chunk_size = "1048576";
-    std::string newton_max_iterations = "50";
     bool exact = false;
-    bool quiet = false;
-    std::string out;
+    CommonOptions common;
 };
 
 CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& options);

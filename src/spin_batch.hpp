@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "run_reporting.hpp"
@@ -13,35 +12,42 @@
 
 namespace geomint {
 
-struct SpinRunSettings {
-    SpinSystemParameters system;
-    std::string scheme = "avf";
-    SpinStepSettings<double> step{};
-};
-
+template <class Real>
 struct SpinBatch {
     int spins = 1;
     std::size_t chains = 0;
     // Component c of spin i of chain t at state[(3 i + c) * chains + t]; advanced in place.
-    std::vector<double> state;
-    std::vector<double> energy_error, norm_error;
+    std::vector<Real> state;
+    std::vector<Real> energy_error, norm_error;
     std::vector<long long> newton_iterations, steps_completed;
     std::vector<std::uint8_t> status;
 
-    void resize(int spin_count, std::size_t chain_count);
-    double& component(std::size_t chain, int spin, int c) {
+    void resize(int spin_count, std::size_t chain_count) {
+        spins = spin_count;
+        chains = chain_count;
+        state.assign(3 * static_cast<std::size_t>(spins) * chains, Real(0));
+        energy_error.assign(chains, Real(0));
+        norm_error.assign(chains, Real(0));
+        newton_iterations.assign(chains, 0);
+        steps_completed.assign(chains, 0);
+        status.assign(chains, 0);
+    }
+    Real& component(std::size_t chain, int spin, int c) {
         return state[(3 * static_cast<std::size_t>(spin) + c) * chains + chain];
     }
+    OutcomeView<Real> outcome() {
+        return {energy_error.data(), newton_iterations.data(), steps_completed.data(), status.data()};
+    }
+    // The batch as the body sees it (no workspace: each backend brings its own).
+    SpinBatchView<Real> view() { return {state.data(), nullptr, chains, spins, norm_error.data(), outcome()}; }
 };
-
-// Reals of workspace one chain needs for the run's scheme (O(spins)).
-std::size_t spin_workspace_reals(const SpinRunSettings& settings, int spins);
 
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
 // a contiguous per-thread buffer (stride 1) and run by the same body as on the GPU; the results
 // do not depend on the layout, the thread count or the chunking. `progress` (if set) is
 // called as chains finish.
-void run_spin_batch_cpu(const SpinRunSettings& settings, SpinBatch& batch, int threads,
-                        const ProgressCallback& progress = {});
+template <class Real>
+void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch,
+                        int threads, const ProgressCallback& progress = {});
 
 }  // namespace geomint

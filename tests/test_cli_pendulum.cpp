@@ -95,6 +95,7 @@ TEST(CliPendulum, DuffingAndFloatRun) {
 struct BadInput {
     const char* arguments;
     const char* option;  // the option the one-line message must name
+    friend void PrintTo(const BadInput& b, std::ostream* os) { *os << "'" << b.arguments << "' names " << b.option; }
 };
 
 class CliPendulumBadInput : public ::testing::TestWithParam<BadInput> {};
@@ -123,7 +124,10 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"--threads -2", "--threads"}, BadInput{"--precision half", "--precision"},
                       BadInput{"--potential duffing --exact", "--exact"}, BadInput{"--chunk-size 0", "--chunk-size"},
                       BadInput{"--q0 0:1:100000000 --p0 0:1:100000000 --mass 1:2:100000000 --omega 1:2:100000000",
-                               "--q0"}),
+                               "--q0"},
+                      // A potential's declared parameter is refused for a potential that does not take it.
+                      BadInput{"--beta 2", "--beta"}, BadInput{"--potential duffing --beta 1,2", "--beta"},
+                      BadInput{"--newton-max-iterations 2000000", "--newton-max-iterations"}),
     [](const ::testing::TestParamInfo<BadInput>& info) {
         std::string name = std::to_string(info.index) + "_";
         for (const char* c = info.param.option; *c != '\0'; ++c)

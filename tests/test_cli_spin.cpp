@@ -74,7 +74,7 @@ TEST(CliSpin, InitFileAndAnisotropicChain) {
     }
     const std::string out = scratch.file("out.csv");
     const auto result =
-        run_geomint("spin --system chain --init " + scratch.file("init.csv") +
+        run_geomint("spin --system anisotropic --init " + scratch.file("init.csv") +
                         " --field 0,0,0.3 --anisotropy 0.5 --scheme ia --steps 200 --dt 0.05 --backend cpu --quiet "
                         "--out " + out,
                     scratch);
@@ -101,6 +101,7 @@ TEST(CliSpin, TooLargeStepIsReportedPerTrajectory) {
 struct BadSpinInput {
     const char* arguments;
     const char* option;
+    friend void PrintTo(const BadSpinInput& b, std::ostream* os) { *os << "'" << b.arguments << "' names " << b.option; }
 };
 
 class CliSpinBadInput : public ::testing::TestWithParam<BadSpinInput> {};
@@ -140,7 +141,14 @@ INSTANTIATE_TEST_SUITE_P(
                       BadSpinInput{"--system chain --spins 4 --random 3 --seed -1", "--seed"},
                       BadSpinInput{"--system chain --spins 4 --wave 1 --random 3", "--s0"},
                       BadSpinInput{"--system top --spins 4", "--spins"},
-                      BadSpinInput{"--system chain --spins 4 --newton-max-iterations 0", "--newton-max-iterations"}),
+                      BadSpinInput{"--system chain --spins 4 --newton-max-iterations 0", "--newton-max-iterations"},
+                      // Parameters declared by one system are refused for the others.
+                      BadSpinInput{"--system top --field 0,0,1", "--field"},
+                      BadSpinInput{"--system chain --spins 4 --anisotropy 0.5", "--anisotropy"},
+                      BadSpinInput{"--system chain --spins 4 --inertia 1,2,3", "--inertia"},
+                      BadSpinInput{"--system anisotropic --spins 4 --field 1,2", "--field"},
+                      BadSpinInput{"--system anisotropic --spins 4 --exchange x", "--exchange"},
+                      BadSpinInput{"--system top --precision float", "--precision"}),
     [](const ::testing::TestParamInfo<BadSpinInput>& info) {
         std::string name = std::to_string(info.index) + "_";
         for (const char* c = info.param.option; *c != '\0'; ++c)

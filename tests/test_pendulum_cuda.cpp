@@ -5,13 +5,20 @@
 #include <algorithm>
 #include <cmath>
 
-#include "backends/cuda_backend.hpp"
+#include "cuda_backend.hpp"
 #include "pendulum_batch.hpp"
 
 namespace {
 
 using geomint::PendulumBatch;
-using geomint::PendulumScheme;
+
+// Runs `batch` on the device through a runner sized for it, as the pipeline does.
+template <class Real>
+float run_cuda(const geomint::PendulumModel& model, const geomint::PendulumStepSettings<Real>& step,
+               PendulumBatch<Real>& batch) {
+    geomint::PendulumCudaRunner<Real> runner(model, step, std::max<std::size_t>(1, batch.size()));
+    return runner.run(batch.view(), batch.size());
+}
 
 class PendulumCuda : public ::testing::Test {
 protected:
@@ -36,14 +43,12 @@ PendulumBatch<Real> make_batch(std::size_t n) {
 
 // 1000 trajectories: not a multiple of the block size (128) nor of the warp size.
 TEST_F(PendulumCuda, DoubleMatchesCpuAfter1e4Steps) {
-    for (auto scheme : {PendulumScheme::newmark, PendulumScheme::simpson}) {
-        geomint::PendulumRunSettings<double> settings;
-        settings.scheme = scheme;
-        settings.step.h = 1e-3;
-        settings.step.steps = 10000;
+    for (const char* scheme : {"newmark", "simpson"}) {
+        const auto model = geomint::make_pendulum_model(scheme);
+        const geomint::PendulumStepSettings<double> step{1e-3, 10000, {}};
         auto cpu = make_batch<double>(1000), gpu = make_batch<double>(1000);
-        geomint::run_pendulum_batch_cpu(settings, cpu, 0);
-        geomint::run_pendulum_batch_cuda(settings, gpu);
+        geomint::run_pendulum_batch_cpu(model, step, cpu, 0);
+        run_cuda(model, step, gpu);
         for (std::size_t i = 0; i < cpu.size(); ++i) {
             ASSERT_EQ(gpu.status[i], cpu.status[i]) << i;
             EXPECT_LE(std::abs(gpu.q[i] - cpu.q[i]), 1e-12 * std::max(1.0, std::abs(cpu.q[i]))) << i;
@@ -53,21 +58,18 @@ TEST_F(PendulumCuda, DoubleMatchesCpuAfter1e4Steps) {
 }
 
 TEST_F(PendulumCuda, FloatRunsAndAgreesRoughly) {
-    geomint::PendulumRunSettings<float> settings;
-    settings.step.h = 1e-2f;
-    settings.step.steps = 1000;
+    const auto model = geomint::make_pendulum_model("newmark");
+    const geomint::PendulumStepSettings<float> step{1e-2f, 1000, {}};
     auto cpu = make_batch<float>(777), gpu = make_batch<float>(777);
-    geomint::run_pendulum_batch_cpu(settings, cpu, 0);
-    geomint::run_pendulum_batch_cuda(settings, gpu);
+    geomint::run_pendulum_batch_cpu(model, step, cpu, 0);
+    run_cuda(model, step, gpu);
     for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu.q[i], cpu.q[i], 1e-3f * std::max(1.0f, std::abs(cpu.q[i])));
 }
 
 TEST_F(PendulumCuda, EmptyBatchIsANoOp) {
-    geomint::PendulumRunSettings<double> settings;
-    settings.step.h = 0.1;
-    settings.step.steps = 1;
     PendulumBatch<double> empty;
-    EXPECT_EQ(geomint::run_pendulum_batch_cuda(settings, empty), 0.0f);
+    EXPECT_EQ(run_cuda(geomint::make_pendulum_model("newmark"), geomint::PendulumStepSettings<double>{0.1, 1, {}}, empty),
+              0.0f);
 }
 
 }  // namespace

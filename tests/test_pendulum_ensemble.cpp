@@ -11,9 +11,13 @@
 namespace {
 
 using geomint::PendulumBatch;
-using geomint::PendulumRunSettings;
-using geomint::PendulumScheme;
 using geomint::SolveStatus;
+
+// A run's model (registry entries by name) and step settings.
+struct RunSettings {
+    geomint::PendulumModel model;
+    geomint::PendulumStepSettings<double> step;
+};
 
 PendulumBatch<double> make_batch(std::size_t n) {
     PendulumBatch<double> batch;
@@ -27,12 +31,10 @@ PendulumBatch<double> make_batch(std::size_t n) {
     return batch;
 }
 
-PendulumRunSettings<double> settings_for(PendulumScheme scheme) {
-    PendulumRunSettings<double> s;
-    s.scheme = scheme;
-    s.step.h = 0.01;
-    s.step.steps = 300;
-    return s;
+RunSettings settings_for(const char* scheme) { return {geomint::make_pendulum_model(scheme), {0.01, 300, {}}}; }
+
+void run_cpu(const RunSettings& s, PendulumBatch<double>& batch, int threads) {
+    geomint::run_pendulum_batch_cpu(s.model, s.step, batch, threads);
 }
 
 template <class T>
@@ -49,12 +51,12 @@ void expect_bitwise_equal(const PendulumBatch<double>& a, const PendulumBatch<do
 }
 
 TEST(PendulumEnsembleCpu, BitwiseIndependentOfThreadCount) {
-    for (auto scheme : {PendulumScheme::newmark, PendulumScheme::simpson}) {
+    for (const char* scheme : {"newmark", "simpson"}) {
         for (std::size_t n : {1u, 7u, 1001u}) {
             auto one = make_batch(n), two = make_batch(n), three = make_batch(n);
-            geomint::run_pendulum_batch_cpu(settings_for(scheme), one, 1);
-            geomint::run_pendulum_batch_cpu(settings_for(scheme), two, 2);
-            geomint::run_pendulum_batch_cpu(settings_for(scheme), three, 3);
+            run_cpu(settings_for(scheme), one, 1);
+            run_cpu(settings_for(scheme), two, 2);
+            run_cpu(settings_for(scheme), three, 3);
             SCOPED_TRACE(n);
             expect_bitwise_equal(one, two);
             expect_bitwise_equal(one, three);
@@ -64,8 +66,8 @@ TEST(PendulumEnsembleCpu, BitwiseIndependentOfThreadCount) {
 
 TEST(PendulumEnsembleCpu, EqualsThePerTrajectoryBody) {
     auto batch = make_batch(101);
-    const auto settings = settings_for(PendulumScheme::simpson);
-    geomint::run_pendulum_batch_cpu(settings, batch, 2);
+    const auto settings = settings_for("simpson");
+    run_cpu(settings, batch, 2);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const geomint::PendulumPotential<double> potential{batch.mass[i], batch.omega[i]};
         const auto r = geomint::integrate_trajectory(geomint::Simpson{}, potential, batch.q0[i], batch.p0[i],
@@ -78,8 +80,8 @@ TEST(PendulumEnsembleCpu, EqualsThePerTrajectoryBody) {
 
 TEST(PendulumEnsembleCpu, SplittingTheEnsembleChangesNothing) {
     auto whole = make_batch(250);
-    const auto settings = settings_for(PendulumScheme::newmark);
-    geomint::run_pendulum_batch_cpu(settings, whole, 2);
+    const auto settings = settings_for("newmark");
+    run_cpu(settings, whole, 2);
     auto all = make_batch(250);
     PendulumBatch<double> part;
     for (std::size_t begin = 0; begin < 250; begin += 33) {  // chunks of 33, the last one shorter
@@ -89,7 +91,7 @@ TEST(PendulumEnsembleCpu, SplittingTheEnsembleChangesNothing) {
             part.q0[i] = all.q0[begin + i], part.p0[i] = all.p0[begin + i];
             part.mass[i] = all.mass[begin + i], part.omega[i] = all.omega[begin + i];
         }
-        geomint::run_pendulum_batch_cpu(settings, part, 3);
+        run_cpu(settings, part, 3);
         for (std::size_t i = 0; i < n; ++i) {
             ASSERT_EQ(part.q[i], whole.q[begin + i]);
             ASSERT_EQ(part.p[i], whole.p[begin + i]);
@@ -100,7 +102,7 @@ TEST(PendulumEnsembleCpu, SplittingTheEnsembleChangesNothing) {
 TEST(PendulumEnsembleCpu, FailedTrajectoryDoesNotStopOthers) {
     auto batch = make_batch(64);
     batch.omega[10] = 1e200;  // w^2 overflows: this trajectory cannot be integrated
-    geomint::run_pendulum_batch_cpu(settings_for(PendulumScheme::newmark), batch, 2);
+    run_cpu(settings_for("newmark"), batch, 2);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (i == 10) {
             EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::non_finite));

@@ -1,9 +1,15 @@
-// One-degree-of-freedom potentials V(q) with V' and V'' (SPEC §1): what the
-// Newmark and Simpson steps need. Host+device; one small struct per potential.
+// One-degree-of-freedom potentials V(q) with V' and V'' (SPEC §1): what the Newmark and Simpson
+// steps need. Host+device; one small struct per potential. The potential concept:
+//   static constexpr const char* name, summary;     // --potential NAME, one line for --help
+//   static constexpr auto parameters;               // run-wide parameters (parameter_spec.hpp)
+//   static Potential from_parameters(const Real*);  // reads them in declaration order
+//   Real mass, omega;                               // per trajectory, set by the body
+//   Real value(q), slope(q), curvature(q);          // V, V', V''
 #pragma once
 
 #include <cmath>
 
+#include "geomint/parameter_spec.hpp"
 #include "geomint/platform.hpp"
 
 namespace geomint {
@@ -11,10 +17,13 @@ namespace geomint {
 // Nonlinear pendulum, V(q) = m w^2 (1 - cos q), so q'' + w^2 sin q = 0 (SPEC §1).
 template <class Real>
 struct PendulumPotential {
-    Real mass;
-    Real omega;
-    // Uniform construction from one ensemble row; `beta` belongs to other potentials.
-    GEOMINT_HD static PendulumPotential from(Real mass, Real omega, Real /*beta*/) { return {mass, omega}; }
+    static constexpr const char* name = "pendulum";
+    static constexpr const char* summary = "m w^2 (1 - cos q)";
+    static constexpr auto parameters = parameter_list();
+    Real mass = Real(1);
+    Real omega = Real(1);
+
+    GEOMINT_HD static PendulumPotential from_parameters(const Real*) { return {}; }
     GEOMINT_HD Real value(Real q) const { return mass * omega * omega * (Real(1) - std::cos(q)); }
     GEOMINT_HD Real slope(Real q) const { return mass * omega * omega * std::sin(q); }
     GEOMINT_HD Real curvature(Real q) const { return mass * omega * omega * std::cos(q); }
@@ -24,10 +33,19 @@ struct PendulumPotential {
 // (beta > 0) or softening spring; beta = 0 is the harmonic oscillator.
 template <class Real>
 struct DuffingPotential {
-    Real mass;
-    Real omega;
-    Real beta;
-    GEOMINT_HD static DuffingPotential from(Real mass, Real omega, Real beta) { return {mass, omega, beta}; }
+    static constexpr const char* name = "duffing";
+    static constexpr const char* summary = "m (w^2 q^2/2 + beta q^4/4)";
+    static constexpr auto parameters =
+        parameter_list(ParameterSpec{"beta", 1, "1", "quartic coefficient of the Duffing potential"});
+    Real mass = Real(1);
+    Real omega = Real(1);
+    Real beta = Real(1);
+
+    GEOMINT_HD static DuffingPotential from_parameters(const Real* values) {
+        DuffingPotential potential;
+        potential.beta = values[0];
+        return potential;
+    }
     GEOMINT_HD Real value(Real q) const {
         const Real q2 = q * q;
         return mass * (omega * omega * q2 / Real(2) + beta * q2 * q2 / Real(4));

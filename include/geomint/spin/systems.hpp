@@ -2,13 +2,18 @@
 // an anisotropic chain (the worked example of adding a system). Host+device, T real or dual.
 #pragma once
 
+#include "geomint/parameter_spec.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
 
-// What a system provides (all templated on the scalar T, which may be a dual number; the
+// What a system provides. Its declaration, read by the registry (registry.hpp) and the CLI:
+//   static constexpr const char* name, summary;   // --system NAME, one line for --help
+//   static constexpr auto parameters;             // run-wide parameters (parameter_spec.hpp)
+//   static System from_parameters(const Real*);   // reads them in declaration order
+// Its energy and gradients (all templated on the scalar T, which may be a dual number; the
 // schemes only ever need a spin and its two periodic neighbours, which keeps every Newton
 // Jacobian block cyclic tridiagonal, SPEC §3):
 //   static constexpr bool is_chain;   // false: d = 1 and `left`/`right` are ignored
@@ -29,10 +34,16 @@ template <class Real>
 struct SpinningTop {
     static constexpr bool is_chain = false;
     static constexpr const char* name = "top";
+    static constexpr const char* summary = "one spin, H = 1/2 s.Js + 1/3 sum J_k s_k^3, J = I^-1";
+    static constexpr auto parameters = parameter_list(ParameterSpec{
+        "inertia", 3, "1,2,4", "principal moments of inertia I1,I2,I3", ParameterDomain::positive});
     Vec3<Real> inv_inertia{Real(1), Real(0.5), Real(0.25)};  // J for the default I = diag(1, 2, 4)
 
     GEOMINT_HD static SpinningTop with_inertia(Real i1, Real i2, Real i3) {
         return SpinningTop{Vec3<Real>{Real(1) / i1, Real(1) / i2, Real(1) / i3}};
+    }
+    GEOMINT_HD static SpinningTop from_parameters(const Real* inertia) {
+        return with_inertia(inertia[0], inertia[1], inertia[2]);
     }
     template <class T>
     GEOMINT_HD T energy_density(const Vec3<T>&, const Vec3<T>& s, const Vec3<T>&) const {
@@ -59,7 +70,11 @@ struct SpinningTop {
 template <class Real>
 struct HeisenbergChain {
     static constexpr bool is_chain = true;
-    static constexpr const char* name = "heisenberg";
+    static constexpr const char* name = "chain";
+    static constexpr const char* summary = "periodic Heisenberg chain, H = sum s_i.s_{i-1}";
+    static constexpr auto parameters = parameter_list();
+
+    GEOMINT_HD static HeisenbergChain from_parameters(const Real*) { return {}; }
 
     template <class T>
     GEOMINT_HD T energy_density(const Vec3<T>& l, const Vec3<T>& s, const Vec3<T>&) const {
@@ -86,9 +101,10 @@ struct HeisenbergChain {
     }
 };
 
-// The example of adding a Hamiltonian: the chain plus a Zeeman field and an easy axis,
-//   H = sum_i [ exchange s_i . s_{i-1} + field . s_i + anisotropy (s_i^z)^2 ].
-// A new system copies this shape: the four functions above, each a formula in T (no branches on
+// The example of adding a Hamiltonian (CONTRIBUTING.md): the chain plus a Zeeman field and an easy
+// axis, H = sum_i [ exchange s_i . s_{i-1} + field . s_i + anisotropy (s_i^z)^2 ].
+// A new system copies this shape: its declaration (name, summary, parameters, from_parameters)
+// and the four functions above, each a formula in T (no branches on
 // dual values), with every term of H assigned to exactly one site in energy_density. The exact
 // discrete gradient for mmp comes from factoring each difference: b.v - b.u = b.(v - u) and
 // v_z^2 - u_z^2 = (u_z + v_z)(v_z - u_z).
@@ -96,9 +112,18 @@ template <class Real>
 struct AnisotropicChain {
     static constexpr bool is_chain = true;
     static constexpr const char* name = "anisotropic";
+    static constexpr const char* summary = "periodic chain, H = sum J s_i.s_{i-1} + b.s_i + D (s_i^z)^2";
+    static constexpr auto parameters =
+        parameter_list(ParameterSpec{"exchange", 1, "1", "exchange coupling J"},
+                       ParameterSpec{"field", 3, "0,0,0.3", "Zeeman field b = bx,by,bz"},
+                       ParameterSpec{"anisotropy", 1, "0.5", "easy-axis coefficient D"});
     Real exchange = Real(1);
     Vec3<Real> field{Real(0), Real(0), Real(0.3)};
     Real anisotropy = Real(0.5);
+
+    GEOMINT_HD static AnisotropicChain from_parameters(const Real* values) {
+        return AnisotropicChain{values[0], Vec3<Real>{values[1], values[2], values[3]}, values[4]};
+    }
 
     template <class T>
     GEOMINT_HD T onsite(const Vec3<T>& s) const {

@@ -1,0 +1,17 @@
+// The registry of one-degree-of-freedom systems: every pendulum scheme and potential geomint
+// offers. Names, help text, dispatch, CUDA instantiations and test lists are all generated from
+// these two lists: a new scheme or potential is its header plus one line here (CONTRIBUTING.md).
+#pragma once
+
+#include "geomint/pendulum/newmark.hpp"
+#include "geomint/pendulum/potentials.hpp"
+#include "geomint/pendulum/simpson.hpp"
+#include "geomint/registry_entry.hpp"
+#include "geomint/type_list.hpp"
+
+namespace geomint {
+
+using PendulumSchemes = TypeList<Newmark, Simpson>;
+using PendulumPotentials = TypeList<Entry<PendulumPotential>, Entry<DuffingPotential>>;
+
+}  // namespace geomint

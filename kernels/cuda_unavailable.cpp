@@ -1,0 +1,43 @@
+// Stand-in for the CUDA backend in a build without nvcc: reports the backend as unavailable.
+#include <stdexcept>
+
+#include "cuda_backend.hpp"
+
+namespace geomint {
+
+namespace {
+const char* const kNoCuda = "geomint was built without CUDA (no nvcc found when it was configured)";
+}
+
+CudaDeviceInfo cuda_device_info() { return {false, kNoCuda}; }
+
+template <class Real>
+struct PendulumCudaRunner<Real>::Device {};
+template <class Real>
+PendulumCudaRunner<Real>::PendulumCudaRunner(const PendulumModel&, const PendulumStepSettings<Real>&, std::size_t) {
+    throw std::runtime_error(kNoCuda);
+}
+template <class Real>
+PendulumCudaRunner<Real>::~PendulumCudaRunner() = default;
+template <class Real>
+float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>&, std::size_t) {
+    throw std::runtime_error(kNoCuda);
+}
+template class PendulumCudaRunner<double>;
+template class PendulumCudaRunner<float>;
+
+template <class Real>
+struct SpinCudaRunner<Real>::Device {};
+template <class Real>
+SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel&, const SpinStepSettings<Real>&, int, std::size_t) {
+    throw std::runtime_error(kNoCuda);
+}
+template <class Real>
+SpinCudaRunner<Real>::~SpinCudaRunner() = default;
+template <class Real>
+float SpinCudaRunner<Real>::run(const SpinBatchView<Real>&, std::size_t) {
+    throw std::runtime_error(kNoCuda);
+}
+template class SpinCudaRunner<double>;
+
+}  // namespace geomint

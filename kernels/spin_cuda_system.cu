@@ -1,0 +1,35 @@
+// The CUDA kernels of every applicable scheme for spin system number GEOMINT_SPIN_SYSTEM_INDEX of
+// the registry. CMake compiles this file once per index (build/kernels/spin_cuda_system_<i>.cu);
+// an index past the registry's end instantiates a launcher that only throws.
+#include <stdexcept>
+
+#include "for_each_index.cuh"
+#include "spin_cuda_launch.hpp"
+
+#ifndef GEOMINT_SPIN_SYSTEM_INDEX
+#error "compile with -DGEOMINT_SPIN_SYSTEM_INDEX=i (CMake does, once per spin system)"
+#endif
+
+namespace geomint {
+
+template <int SystemIndex, class Real>
+float launch_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view) {
+    if constexpr (SystemIndex < spin::SpinSystems::size) {
+        using System = typename TypeAt<SystemIndex, spin::SpinSystems>::type::template type<Real>;
+        const System system = make_spin_system<System, Real>(model);
+        float milliseconds = 0.0f;
+        with_spin_scheme_for<System>(model.scheme, [&](auto scheme) {
+            using Body = SpinChainBody<decltype(scheme), System, Real>;
+            // 64 threads a block: each thread holds a large Newton state (bench/RESULTS.md).
+            milliseconds = launch_for_each_index(Body{scheme, system, view, step}, view.chains, 64);
+        });
+        return milliseconds;
+    } else {
+        throw std::logic_error("no spin system at this registry index");
+    }
+}
+
+template float launch_spin_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(const SpinModel&, const SpinStepSettings<double>&,
+                                                                     const SpinBatchView<double>&);
+
+}  // namespace geomint

@@ -1,0 +1,31 @@
+// The options every family's command shares (time grid, backend, threads, precision, chunking,
+// Newton limit, output, quiet), defined and parsed once for all commands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "ensemble_pipeline.hpp"
+
+namespace geomint {
+
+// Raw option texts; every number is parsed strictly (number_parsing.hpp).
+struct CommonOptions {
+    std::string steps, dt, t_end;
+    std::string backend = "auto";
+    int threads = 0;
+    std::string precision = "double";
+    std::string chunk_size;  // default set by the family (add_common_options)
+    std::string newton_max_iterations = "50";
+    bool quiet = false;
+    std::string out;
+};
+
+// Adds the shared options to `command`; `default_chunk_size` is the family's default.
+void add_common_options(CLI::App& command, CommonOptions& options, const std::string& default_chunk_size);
+
+// Parses them; throws UsageError naming the offending option. Chooses the backend last, so that
+// a bad option is reported before any device is touched.
+RunConfig parse_run_config(const CommonOptions& options);
+
+}  // namespace geomint

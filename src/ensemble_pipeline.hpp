@@ -1,0 +1,52 @@
+// The one run pipeline of every family: a source of initial conditions and parameters for a range
+// of trajectory indices -> a backend (CPU or CUDA) running the per-trajectory body over a chunk ->
+// result sinks (CSV today). Chunking, progress, status counts and the atomic output file live
+// here, not in the commands.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "backend_choice.hpp"
+#include "result_columns.hpp"
+#include "run_reporting.hpp"
+#include "time_grid.hpp"
+
+namespace geomint {
+
+enum class Precision { float32, float64 };
+
+// The settings every family shares (the shared options, parsed once: common_options.hpp).
+struct RunConfig {
+    TimeGrid time;
+    BackendChoice backend;
+    int threads = 0;                // CPU threads, 0: all cores
+    std::uint64_t chunk_size = 1;   // trajectories held in memory at once (as asked)
+    int newton_max_iterations = 50;
+    Precision precision = Precision::float64;
+    bool quiet = false;
+    std::string out;
+};
+
+// One family's ensemble at one floating type, as the pipeline drives it. An implementation owns
+// its source, its backend (with the backend's buffers, kept for the run) and its chunk storage.
+class Ensemble {
+public:
+    virtual ~Ensemble() = default;
+    // Trajectories in the ensemble.
+    virtual std::uint64_t size() const = 0;
+    // Largest chunk the pipeline may ask for (fixed at construction).
+    virtual std::size_t chunk_capacity() const = 0;
+    // Computes trajectories [begin, begin + n), n <= chunk_capacity(): initial conditions from the
+    // source, the backend over the chunk, derived columns. `progress` counts finished trajectories.
+    virtual void compute(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) = 0;
+    // The columns of the last computed chunk (names are valid before any).
+    virtual ColumnSet columns() const = 0;
+};
+
+// Runs the whole ensemble chunk by chunk into config.out (written atomically) and reports
+// progress and the summary on standard error unless quiet.
+void run_ensemble(const RunConfig& config, Ensemble& ensemble);
+
+}  // namespace geomint

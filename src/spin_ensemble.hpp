@@ -1,0 +1,23 @@
+// A spin ensemble for the run pipeline: initial spins from --s0, --wave, --random or --init as
+// source, the CPU or CUDA backend, and the distance to the exact spin wave as derived column.
+#pragma once
+
+#include <memory>
+
+#include "ensemble_pipeline.hpp"
+#include "spin_dispatch.hpp"
+#include "spin_initial_conditions.hpp"
+
+namespace geomint {
+
+// What `geomint spin` asks for, parsed.
+struct SpinJob {
+    SpinModel model;
+    SpinInitialConditions initial;
+    bool exact = false;  // add `error`, the distance to the exact spin wave at T
+};
+
+// The ensemble at the run's precision.
+std::unique_ptr<Ensemble> make_spin_ensemble(const SpinJob& job, const RunConfig& config);
+
+}  // namespace geomint
