@@ -31,7 +31,8 @@ SpinBatch random_batch(int spins, std::size_t chains) {
 
 // Arguments: scheme index in kSchemes, spins (1 = top), chains, steps.
 SpinModel model_for(const benchmark::State& state) {
-    return geomint::make_spin_model(state.range(1) == 1 ? "top" : "chain", kSchemes[static_cast<std::size_t>(state.range(0))]);
+    return geomint::make_spin_model(state.range(1) == 1 ? "top" : "chain",
+                                    kSchemes[static_cast<std::size_t>(state.range(0))]);
 }
 SpinStepSettings<double> step_for(const benchmark::State& state) { return {0.05, state.range(3), {}}; }
 
@@ -41,7 +42,8 @@ void report(benchmark::State& state, const SpinBatch& batch) {
     state.SetLabel(kSchemes[static_cast<std::size_t>(state.range(0))]);
     state.counters["checksum"] = checksum;
     const double chain_steps = double(state.range(2)) * double(state.range(3));
-    state.counters["chain_steps_per_s"] = benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["chain_steps_per_s"] =
+        benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["spin_steps_per_s"] =
         benchmark::Counter(chain_steps * double(state.range(1)), benchmark::Counter::kIsIterationInvariantRate);
 }

@@ -20,8 +20,8 @@ inline void cuda_check(cudaError_t code, const char* what, const char* file, int
 
 #define GEOMINT_CUDA_CHECK(call) ::geomint::cuda_check((call), #call, __FILE__, __LINE__)
 // After a launch: the launch's own error, then any error raised while it ran.
-#define GEOMINT_CUDA_CHECK_LAUNCH()                       \
-    do {                                                  \
-        GEOMINT_CUDA_CHECK(cudaGetLastError());           \
-        GEOMINT_CUDA_CHECK(cudaDeviceSynchronize());      \
+#define GEOMINT_CUDA_CHECK_LAUNCH()                  \
+    do {                                             \
+        GEOMINT_CUDA_CHECK(cudaGetLastError());      \
+        GEOMINT_CUDA_CHECK(cudaDeviceSynchronize()); \
     } while (0)

@@ -14,8 +14,15 @@ struct PendulumCudaRunner<Real>::Device {
     DeviceOutcome<Real> outcome;
 
     Device(const PendulumModel& m, const PendulumStepSettings<Real>& s, std::size_t capacity)
-        : model(m), step(s), q0(capacity), p0(capacity), mass(capacity), omega(capacity), q(capacity),
-          p(capacity), outcome(capacity) {}
+        : model(m),
+          step(s),
+          q0(capacity),
+          p0(capacity),
+          mass(capacity),
+          omega(capacity),
+          q(capacity),
+          p(capacity),
+          outcome(capacity) {}
 };
 
 template <class Real>
@@ -35,7 +42,7 @@ float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>& host, std::si
     upload(host.p0, n, d.p0);
     upload(host.mass, n, d.mass);
     upload(host.omega, n, d.omega);
-    const PendulumBatchView<Real> view{device_pointer(d.q0),   device_pointer(d.p0), device_pointer(d.mass),
+    const PendulumBatchView<Real> view{device_pointer(d.q0),    device_pointer(d.p0), device_pointer(d.mass),
                                        device_pointer(d.omega), device_pointer(d.q),  device_pointer(d.p),
                                        d.outcome.view()};
     float milliseconds = 0.0f;

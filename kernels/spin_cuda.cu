@@ -41,8 +41,14 @@ struct SpinCudaRunner<Real>::Device {
     DeviceOutcome<Real> outcome;
 
     Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n)
-        : model(m), step(s), spins(d), capacity(n), state(3 * static_cast<std::size_t>(d) * n),
-          workspace(spin_workspace_reals(m, d) * n), norm_error(n), outcome(n) {}
+        : model(m),
+          step(s),
+          spins(d),
+          capacity(n),
+          state(3 * static_cast<std::size_t>(d) * n),
+          workspace(spin_workspace_reals(m, d) * n),
+          norm_error(n),
+          outcome(n) {}
 };
 
 template <class Real>
@@ -60,10 +66,11 @@ float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n) 
     if (n > d.capacity || host.spins != d.spins) throw std::invalid_argument("chunk does not fit the CUDA runner");
     const std::size_t state_reals = 3 * static_cast<std::size_t>(d.spins) * n;
     upload(host.state, state_reals, d.state);
-    const SpinBatchView<Real> view{device_pointer(d.state), device_pointer(d.workspace), n, d.spins,
-                                   device_pointer(d.norm_error), d.outcome.view()};
-    const float milliseconds = launch_for_system<Real>(d.model, d.step, view,
-                                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    const SpinBatchView<Real> view{
+        device_pointer(d.state), device_pointer(d.workspace), n, d.spins, device_pointer(d.norm_error),
+        d.outcome.view()};
+    const float milliseconds =
+        launch_for_system<Real>(d.model, d.step, view, std::make_integer_sequence<int, spin::SpinSystems::size>{});
     download(d.state, state_reals, host.state);
     download(d.norm_error, n, host.norm_error);
     d.outcome.download_to(host.outcome, n);

@@ -67,7 +67,8 @@ void AtomicOutputFile::commit() {
     const bool written = std::fflush(stream_) == 0 && ::fsync(fileno(stream_)) == 0;
     const bool closed = std::fclose(stream_) == 0;
     stream_ = nullptr;
-    if (!written || !closed) throw std::runtime_error(option_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
+    if (!written || !closed)
+        throw std::runtime_error(option_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
     ::chmod(temporary_path_.c_str(), 0644);  // mkstemp creates 0600
     if (std::rename(temporary_path_.c_str(), path_.c_str()) != 0)
         throw std::runtime_error(option_ + ": cannot rename onto '" + path_ + "': " + std::strerror(errno));

@@ -21,8 +21,8 @@ enum class Precision { float32, float64 };
 struct RunConfig {
     TimeGrid time;
     BackendChoice backend;
-    int threads = 0;                // CPU threads, 0: all cores
-    std::uint64_t chunk_size = 1;   // trajectories held in memory at once (as asked)
+    int threads = 0;               // CPU threads, 0: all cores
+    std::uint64_t chunk_size = 1;  // trajectories held in memory at once (as asked)
     int newton_max_iterations = 50;
     Precision precision = Precision::float64;
     bool quiet = false;

@@ -14,11 +14,11 @@ CLI::App* add_list_command(CLI::App& app) {
 }
 
 void run_list_command() {
-    const std::string text = "geomint pendulum\n" + describe_schemes_for_help(describe_schemes(PendulumSchemes{}), "--scheme") +
-                             describe_entries_for_help(describe_entries(PendulumPotentials{}), "--potential") +
-                             "\ngeomint spin\n" +
-                             describe_schemes_for_help(describe_schemes(spin::SpinSchemes{}), "--scheme") +
-                             describe_entries_for_help(describe_entries(spin::SpinSystems{}), "--system");
+    const std::string text =
+        "geomint pendulum\n" + describe_schemes_for_help(describe_schemes(PendulumSchemes{}), "--scheme") +
+        describe_entries_for_help(describe_entries(PendulumPotentials{}), "--potential") + "\ngeomint spin\n" +
+        describe_schemes_for_help(describe_schemes(spin::SpinSchemes{}), "--scheme") +
+        describe_entries_for_help(describe_entries(spin::SpinSystems{}), "--system");
     std::fputs(text.c_str(), stdout);
 }
 

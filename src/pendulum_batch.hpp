@@ -27,8 +27,14 @@ struct PendulumBatch {
         status.resize(n);
     }
     PendulumBatchView<Real> view() {
-        return {q0.data(), p0.data(), mass.data(), omega.data(), q.data(), p.data(),
-                OutcomeView<Real>{energy_error.data(), newton_iterations.data(), steps_completed.data(), status.data()}};
+        return {
+            q0.data(),
+            p0.data(),
+            mass.data(),
+            omega.data(),
+            q.data(),
+            p.data(),
+            OutcomeView<Real>{energy_error.data(), newton_iterations.data(), steps_completed.data(), status.data()}};
     }
 };
 

@@ -74,7 +74,8 @@ private:
         const double t_end = config_.time.t_end();
 #pragma omp parallel for schedule(static) num_threads(config_.threads > 0 ? config_.threads : omp_get_max_threads())
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-            const PendulumPhasePoint x = pendulum_exact(batch_.mass[i], batch_.omega[i], batch_.q0[i], batch_.p0[i], t_end);
+            const PendulumPhasePoint x =
+                pendulum_exact(batch_.mass[i], batch_.omega[i], batch_.q0[i], batch_.p0[i], t_end);
             exact_q_[i] = x.q;
             exact_p_[i] = x.p;
         }

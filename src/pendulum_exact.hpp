@@ -7,8 +7,8 @@ namespace geomint {
 enum class PendulumMotion { libration, separatrix, rotation };
 
 struct PendulumPhasePoint {
-  double q;
-  double p;
+    double q;
+    double p;
 };
 
 // k^2 = E / (2 m w^2), SPEC §1.3. Throws std::invalid_argument for mass<=0, omega<=0 or non-finite input.

@@ -32,8 +32,7 @@ void RunReporter::finish(const std::string& backend, const std::string& out_path
     for (const auto& [status, count] : status_counts_)
         counts += (counts.empty() ? "" : ", ") + std::to_string(count) + " " + status;
     std::fprintf(stderr, "geomint: %llu trajectories in %.2f s on %s: %s; wrote %s\n",
-                 static_cast<unsigned long long>(total_), elapsed(), backend.c_str(), counts.c_str(),
-                 out_path.c_str());
+                 static_cast<unsigned long long>(total_), elapsed(), backend.c_str(), counts.c_str(), out_path.c_str());
 }
 
 }  // namespace geomint

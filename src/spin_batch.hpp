@@ -47,7 +47,7 @@ struct SpinBatch {
 // do not depend on the layout, the thread count or the chunking. `progress` (if set) is
 // called as chains finish.
 template <class Real>
-void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch,
-                        int threads, const ProgressCallback& progress = {});
+void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
+                        const ProgressCallback& progress = {});
 
 }  // namespace geomint

@@ -6,8 +6,8 @@
 namespace geomint {
 
 template <class Real>
-void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch,
-                        int threads, const ProgressCallback& progress) {
+void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
+                        const ProgressCallback& progress) {
     const auto n = static_cast<long long>(batch.chains);
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
     const std::size_t state_reals = 3 * static_cast<std::size_t>(batch.spins);
@@ -21,8 +21,9 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             Real energy_error = 0, norm_error = 0;
             long long iterations = 0, steps = 0;
             std::uint8_t status = 0;
-            const SpinBatchView<Real> local{state.data(), workspace.data(), 1, batch.spins, &norm_error,
-                                            OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
+            const SpinBatchView<Real> local{
+                state.data(), workspace.data(), 1,
+                batch.spins,  &norm_error,      OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
             const Body body{scheme, system, local, step};
 #pragma omp for schedule(dynamic, 4)
             for (long long t = 0; t < n; ++t) {

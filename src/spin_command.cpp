@@ -123,8 +123,7 @@ CLI::App* add_spin_command(CLI::App& app, SpinOptions& o) {
     cmd->add_option("--init", o.init, "CSV file, one trajectory per line: x,y,z of spin 1, then spin 2, ...");
     add_common_options(*cmd, o.common, "65536");
     cmd->add_flag("--exact", o.exact, "with --wave: add column error, the largest distance to the exact wave at T");
-    cmd->footer(describe_schemes_for_help(schemes(), "--scheme") + "  (mmp: chains only)\n" +
-                describe_entries_for_help(systems(), "--system") +
+    cmd->footer(describe_schemes_for_help(schemes(), "--scheme") + describe_entries_for_help(systems(), "--system") +
                 "Columns: x1,y1,z1,...,xd,yd,zd,energy_error,newton_iterations,status,steps_completed,norm_error"
                 "[,error].");
     return cmd;

@@ -25,7 +25,8 @@ public:
         step_.newton.max_iterations = config.newton_max_iterations;
         const int d = job.initial.spins;
         const double chain_bytes = double(sizeof(Real)) * (3.0 * d + double(spin_workspace_reals(job.model, d)) + 8);
-        const std::uint64_t by_memory = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
+        const std::uint64_t by_memory =
+            std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
         capacity_ = static_cast<std::size_t>(std::min({config.chunk_size, by_memory, job.initial.chains}));
         if (config.backend.backend == Backend::cuda)
             cuda_ = std::make_unique<SpinCudaRunner<Real>>(job.model, step_, d, capacity_);

@@ -14,10 +14,10 @@ struct SpinInitialConditions {
     enum class Source { s0, wave, random, file } source = Source::s0;
     int spins = 1;
     std::uint64_t chains = 1;
-    std::vector<double> s0;                // Source::s0: the normalised spin
-    double wave_phi = 0;                   // Source::wave
-    std::uint64_t seed = 0;                // Source::random
-    std::vector<std::vector<double>> rows; // Source::file: 3 * spins normalised values per chain
+    std::vector<double> s0;                 // Source::s0: the normalised spin
+    double wave_phi = 0;                    // Source::wave
+    std::uint64_t seed = 0;                 // Source::random
+    std::vector<std::vector<double>> rows;  // Source::file: 3 * spins normalised values per chain
 
     // Source::wave: the paper's wave (SPEC §2) with latitude wave_phi.
     spin::SpinWave<double> wave() const;

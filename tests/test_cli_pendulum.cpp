@@ -20,14 +20,26 @@ using geomint_test::ScratchFolder;
 TEST(CliPendulum, WritesRowsThatMatchTheLibrary) {
     ScratchFolder scratch;
     const std::string out = scratch.file("run.csv");
-    const auto result = run_geomint("pendulum --scheme simpson --backend cpu --mass 1:2:2 --omega 3 --q0 0.5:2.5:3 "
-                                    "--p0 -1:1:2 --steps 200 --t-end 2 --exact --quiet --out " + out,
-                                    scratch);
+    const auto result = run_geomint(
+        "pendulum --scheme simpson --backend cpu --mass 1:2:2 --omega 3 --q0 0.5:2.5:3 "
+        "--p0 -1:1:2 --steps 200 --t-end 2 --exact --quiet --out " +
+            out,
+        scratch);
     ASSERT_EQ(result.exit_code, 0) << result.error_output;
     const auto rows = read_csv(out);
     ASSERT_EQ(rows.size(), 1u + 2 * 3 * 2);
-    const std::vector<std::string> header{"q0", "p0", "mass", "omega", "q", "p", "energy_error",
-                                          "newton_iterations", "status", "steps_completed", "q_exact", "p_exact"};
+    const std::vector<std::string> header{"q0",
+                                          "p0",
+                                          "mass",
+                                          "omega",
+                                          "q",
+                                          "p",
+                                          "energy_error",
+                                          "newton_iterations",
+                                          "status",
+                                          "steps_completed",
+                                          "q_exact",
+                                          "p_exact"};
     EXPECT_EQ(rows[0], header);
     // Row order: mass, omega, q0, p0 with p0 fastest.
     EXPECT_EQ(rows[1][0], "0.5");
@@ -55,7 +67,8 @@ TEST(CliPendulum, OutputIndependentOfThreadsAndChunks) {
     ScratchFolder scratch;
     const std::string common = "pendulum --backend cpu --q0 -3:3:37 --p0 -2:2:5 --steps 100 --dt 0.02 --quiet";
     ASSERT_EQ(run_geomint(common + " --threads 1 --out " + scratch.file("a.csv"), scratch).exit_code, 0);
-    ASSERT_EQ(run_geomint(common + " --threads 3 --chunk-size 17 --out " + scratch.file("b.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(common + " --threads 3 --chunk-size 17 --out " + scratch.file("b.csv"), scratch).exit_code,
+              0);
     ASSERT_EQ(run_geomint(common + " --threads 2 --chunk-size 1000 --out " + scratch.file("c.csv"), scratch).exit_code,
               0);
     const std::string a = read_file(scratch.file("a.csv"));
@@ -74,9 +87,8 @@ TEST(CliPendulum, FailedTrajectoryIsReportedInItsRow) {
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[1][8], "ok");
     EXPECT_EQ(rows[2][8], "non_finite");
-    const auto limited =
-        run_geomint("pendulum --backend cpu --steps 10 --dt 0.1 --newton-max-iterations 1 --quiet --out " + out,
-                    scratch);
+    const auto limited = run_geomint(
+        "pendulum --backend cpu --steps 10 --dt 0.1 --newton-max-iterations 1 --quiet --out " + out, scratch);
     ASSERT_EQ(limited.exit_code, 0);
     EXPECT_EQ(read_csv(out)[1][8], "newton_max_iterations");
 }
@@ -85,7 +97,11 @@ TEST(CliPendulum, DuffingAndFloatRun) {
     ScratchFolder scratch;
     const std::string out = scratch.file("run.csv");
     ASSERT_EQ(run_geomint("pendulum --backend cpu --potential duffing --beta 0.5 --precision float --steps 100 "
-                          "--dt 0.01 --quiet --out " + out, scratch).exit_code, 0);
+                          "--dt 0.01 --quiet --out " +
+                              out,
+                          scratch)
+                  .exit_code,
+              0);
     const auto rows = read_csv(out);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1][8], "ok");
@@ -103,9 +119,8 @@ class CliPendulumBadInput : public ::testing::TestWithParam<BadInput> {};
 TEST_P(CliPendulumBadInput, OneLineErrorNonZeroExitNoFile) {
     ScratchFolder scratch;
     const std::string out = scratch.file("out.csv");
-    const auto result = run_geomint(std::string("pendulum --steps 10 --dt 0.1 --backend cpu ") + GetParam().arguments +
-                                        " --out " + out,
-                                    scratch);
+    const auto result = run_geomint(
+        std::string("pendulum --steps 10 --dt 0.1 --backend cpu ") + GetParam().arguments + " --out " + out, scratch);
     EXPECT_NE(result.exit_code, 0);
     EXPECT_EQ(std::count(result.error_output.begin(), result.error_output.end(), '\n'), 1) << result.error_output;
     EXPECT_NE(result.error_output.find(GetParam().option), std::string::npos) << result.error_output;
@@ -137,8 +152,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CliPendulum, UnwritableOutputIsAnError) {
     ScratchFolder scratch;
-    const auto result = run_geomint("pendulum --steps 10 --dt 0.1 --backend cpu --out " + scratch.file("no/such/x.csv"),
-                                    scratch);
+    const auto result =
+        run_geomint("pendulum --steps 10 --dt 0.1 --backend cpu --out " + scratch.file("no/such/x.csv"), scratch);
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.error_output.find("--out"), std::string::npos);
     EXPECT_EQ(scratch.entries(), 0u);

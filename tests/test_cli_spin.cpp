@@ -18,13 +18,16 @@ using geomint_test::ScratchFolder;
 TEST(CliSpin, TopRowHasUnitSpinAndKeptEnergy) {
     ScratchFolder scratch;
     const std::string out = scratch.file("top.csv");
-    const auto result = run_geomint("spin --system top --scheme sia --s0 1,1,1 --steps 1000 --dt 0.1 --backend cpu "
-                                    "--quiet --out " + out, scratch);
+    const auto result = run_geomint(
+        "spin --system top --scheme sia --s0 1,1,1 --steps 1000 --dt 0.1 --backend cpu "
+        "--quiet --out " +
+            out,
+        scratch);
     ASSERT_EQ(result.exit_code, 0) << result.error_output;
     const auto rows = read_csv(out);
     ASSERT_EQ(rows.size(), 2u);
-    const std::vector<std::string> header{"x1", "y1", "z1", "energy_error", "newton_iterations", "status",
-                                          "steps_completed", "norm_error"};
+    const std::vector<std::string> header{
+        "x1", "y1", "z1", "energy_error", "newton_iterations", "status", "steps_completed", "norm_error"};
     EXPECT_EQ(rows[0], header);
     const double x = std::stod(rows[1][0]), y = std::stod(rows[1][1]), z = std::stod(rows[1][2]);
     EXPECT_NEAR(std::sqrt(x * x + y * y + z * z), 1.0, 1e-13);
@@ -58,7 +61,9 @@ TEST(CliSpin, RandomChainsIndependentOfThreadsAndChunks) {
     const std::string common =
         "spin --system chain --spins 5 --random 23 --scheme comp2 --steps 50 --dt 0.05 --backend cpu --quiet";
     ASSERT_EQ(run_geomint(common + " --seed 7 --threads 1 --out " + scratch.file("a.csv"), scratch).exit_code, 0);
-    ASSERT_EQ(run_geomint(common + " --seed 7 --threads 3 --chunk-size 4 --out " + scratch.file("b.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(
+        run_geomint(common + " --seed 7 --threads 3 --chunk-size 4 --out " + scratch.file("b.csv"), scratch).exit_code,
+        0);
     const std::string a = read_file(scratch.file("a.csv"));
     EXPECT_EQ(a, read_file(scratch.file("b.csv")));
     EXPECT_EQ(read_csv(scratch.file("a.csv")).size(), 24u);
@@ -76,7 +81,8 @@ TEST(CliSpin, InitFileAndAnisotropicChain) {
     const auto result =
         run_geomint("spin --system anisotropic --init " + scratch.file("init.csv") +
                         " --field 0,0,0.3 --anisotropy 0.5 --scheme ia --steps 200 --dt 0.05 --backend cpu --quiet "
-                        "--out " + out,
+                        "--out " +
+                        out,
                     scratch);
     ASSERT_EQ(result.exit_code, 0) << result.error_output;
     const auto rows = read_csv(out);
@@ -90,8 +96,11 @@ TEST(CliSpin, InitFileAndAnisotropicChain) {
 TEST(CliSpin, TooLargeStepIsReportedPerTrajectory) {
     ScratchFolder scratch;
     const std::string out = scratch.file("out.csv");
-    const auto result = run_geomint("spin --system chain --spins 6 --random 3 --scheme avf --steps 5 --dt 1e6 "
-                                    "--backend cpu --quiet --out " + out, scratch);
+    const auto result = run_geomint(
+        "spin --system chain --spins 6 --random 3 --scheme avf --steps 5 --dt 1e6 "
+        "--backend cpu --quiet --out " +
+            out,
+        scratch);
     ASSERT_EQ(result.exit_code, 0) << result.error_output;
     const auto rows = read_csv(out);
     ASSERT_EQ(rows.size(), 4u);
@@ -101,7 +110,9 @@ TEST(CliSpin, TooLargeStepIsReportedPerTrajectory) {
 struct BadSpinInput {
     const char* arguments;
     const char* option;
-    friend void PrintTo(const BadSpinInput& b, std::ostream* os) { *os << "'" << b.arguments << "' names " << b.option; }
+    friend void PrintTo(const BadSpinInput& b, std::ostream* os) {
+        *os << "'" << b.arguments << "' names " << b.option;
+    }
 };
 
 class CliSpinBadInput : public ::testing::TestWithParam<BadSpinInput> {};
@@ -125,30 +136,26 @@ TEST_P(CliSpinBadInput, OneLineErrorNonZeroExitNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Options, CliSpinBadInput,
-    ::testing::Values(BadSpinInput{"--system chain --spins 2", "--spins"},
-                      BadSpinInput{"--system chain --spins 0", "--spins"},
-                      BadSpinInput{"--system top --s0 0,0,0", "--s0"},
-                      BadSpinInput{"--system top --s0 1,nan,0", "--s0"},
-                      BadSpinInput{"--system top --s0 1,2", "--s0"},
-                      BadSpinInput{"--system chain --init SHORT", "--init line 2"},
-                      BadSpinInput{"--system chain --init /no/such/file.csv", "--init"},
-                      BadSpinInput{"--system top --scheme mmp", "--scheme"},
-                      BadSpinInput{"--system top --scheme rk4", "--scheme"},
-                      BadSpinInput{"--system ring", "--system"},
-                      BadSpinInput{"--system top --inertia 1,0,2", "--inertia"},
-                      BadSpinInput{"--system top --exact", "--exact"},
-                      BadSpinInput{"--system chain --spins 4 --random 0", "--random"},
-                      BadSpinInput{"--system chain --spins 4 --random 3 --seed -1", "--seed"},
-                      BadSpinInput{"--system chain --spins 4 --wave 1 --random 3", "--s0"},
-                      BadSpinInput{"--system top --spins 4", "--spins"},
-                      BadSpinInput{"--system chain --spins 4 --newton-max-iterations 0", "--newton-max-iterations"},
-                      // Parameters declared by one system are refused for the others.
-                      BadSpinInput{"--system top --field 0,0,1", "--field"},
-                      BadSpinInput{"--system chain --spins 4 --anisotropy 0.5", "--anisotropy"},
-                      BadSpinInput{"--system chain --spins 4 --inertia 1,2,3", "--inertia"},
-                      BadSpinInput{"--system anisotropic --spins 4 --field 1,2", "--field"},
-                      BadSpinInput{"--system anisotropic --spins 4 --exchange x", "--exchange"},
-                      BadSpinInput{"--system top --precision float", "--precision"}),
+    ::testing::Values(
+        BadSpinInput{"--system chain --spins 2", "--spins"}, BadSpinInput{"--system chain --spins 0", "--spins"},
+        BadSpinInput{"--system top --s0 0,0,0", "--s0"}, BadSpinInput{"--system top --s0 1,nan,0", "--s0"},
+        BadSpinInput{"--system top --s0 1,2", "--s0"}, BadSpinInput{"--system chain --init SHORT", "--init line 2"},
+        BadSpinInput{"--system chain --init /no/such/file.csv", "--init"},
+        BadSpinInput{"--system top --scheme mmp", "--scheme"}, BadSpinInput{"--system top --scheme rk4", "--scheme"},
+        BadSpinInput{"--system ring", "--system"}, BadSpinInput{"--system top --inertia 1,0,2", "--inertia"},
+        BadSpinInput{"--system top --exact", "--exact"},
+        BadSpinInput{"--system chain --spins 4 --random 0", "--random"},
+        BadSpinInput{"--system chain --spins 4 --random 3 --seed -1", "--seed"},
+        BadSpinInput{"--system chain --spins 4 --wave 1 --random 3", "--s0"},
+        BadSpinInput{"--system top --spins 4", "--spins"},
+        BadSpinInput{"--system chain --spins 4 --newton-max-iterations 0", "--newton-max-iterations"},
+        // Parameters declared by one system are refused for the others.
+        BadSpinInput{"--system top --field 0,0,1", "--field"},
+        BadSpinInput{"--system chain --spins 4 --anisotropy 0.5", "--anisotropy"},
+        BadSpinInput{"--system chain --spins 4 --inertia 1,2,3", "--inertia"},
+        BadSpinInput{"--system anisotropic --spins 4 --field 1,2", "--field"},
+        BadSpinInput{"--system anisotropic --spins 4 --exchange x", "--exchange"},
+        BadSpinInput{"--system top --precision float", "--precision"}),
     [](const ::testing::TestParamInfo<BadSpinInput>& info) {
         std::string name = std::to_string(info.index) + "_";
         for (const char* c = info.param.option; *c != '\0'; ++c)

@@ -63,13 +63,15 @@ TEST_F(PendulumCuda, FloatRunsAndAgreesRoughly) {
     auto cpu = make_batch<float>(777), gpu = make_batch<float>(777);
     geomint::run_pendulum_batch_cpu(model, step, cpu, 0);
     run_cuda(model, step, gpu);
-    for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu.q[i], cpu.q[i], 1e-3f * std::max(1.0f, std::abs(cpu.q[i])));
+    for (std::size_t i = 0; i < cpu.size(); ++i)
+        EXPECT_NEAR(gpu.q[i], cpu.q[i], 1e-3f * std::max(1.0f, std::abs(cpu.q[i])));
 }
 
 TEST_F(PendulumCuda, EmptyBatchIsANoOp) {
     PendulumBatch<double> empty;
-    EXPECT_EQ(run_cuda(geomint::make_pendulum_model("newmark"), geomint::PendulumStepSettings<double>{0.1, 1, {}}, empty),
-              0.0f);
+    EXPECT_EQ(
+        run_cuda(geomint::make_pendulum_model("newmark"), geomint::PendulumStepSettings<double>{0.1, 1, {}}, empty),
+        0.0f);
 }
 
 }  // namespace

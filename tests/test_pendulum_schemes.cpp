@@ -11,6 +11,7 @@
 #include "geomint/pendulum/simpson.hpp"
 #include "order_fit.hpp"
 #include "pendulum_exact.hpp"
+#include "test_support_print.hpp"
 
 namespace {
 
@@ -73,8 +74,8 @@ TEST(PendulumOrder, SimpsonMatchesSpecErrors) {
     const double expected[] = {1.3e-3, 8.6e-5, 5.1e-6, 3.2e-7};
     int i = 0;
     for (long long n : {50, 100, 200, 400}) {
-        const auto r = geomint::integrate_trajectory(Simpson{}, pendulum, q0, 0.0, t_end / double(n), n,
-                                                     NewtonOptions<double>{});
+        const auto r =
+            geomint::integrate_trajectory(Simpson{}, pendulum, q0, 0.0, t_end / double(n), n, NewtonOptions<double>{});
         const auto exact = geomint::pendulum_exact(1.0, kTwoPi, q0, 0.0, t_end);
         const double error = std::abs(r.q - exact.q);
         EXPECT_GT(error, expected[i] / 4);
@@ -168,8 +169,10 @@ TEST(PendulumNewton, OverflowingStepIsNonFinite) {
 
 TEST(PendulumFloat, SinglePrecisionRunsAndConverges) {
     const PendulumPotential<float> pendulum{1.0f, float(kTwoPi)};
-    const auto coarse = geomint::integrate_trajectory(Newmark{}, pendulum, 1.0f, 0.0f, 0.02f, 50, NewtonOptions<float>{});
-    const auto fine = geomint::integrate_trajectory(Newmark{}, pendulum, 1.0f, 0.0f, 0.01f, 100, NewtonOptions<float>{});
+    const auto coarse =
+        geomint::integrate_trajectory(Newmark{}, pendulum, 1.0f, 0.0f, 0.02f, 50, NewtonOptions<float>{});
+    const auto fine =
+        geomint::integrate_trajectory(Newmark{}, pendulum, 1.0f, 0.0f, 0.01f, 100, NewtonOptions<float>{});
     ASSERT_EQ(coarse.status, SolveStatus::ok);
     ASSERT_EQ(fine.status, SolveStatus::ok);
     const auto exact = geomint::pendulum_exact(1.0, kTwoPi, 1.0, 0.0, 1.0);

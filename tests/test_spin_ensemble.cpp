@@ -25,7 +25,8 @@ SpinBatch<Real> random_batch(int spins, std::size_t chains, std::uint64_t seed) 
     for (std::size_t t = 0; t < chains; ++t)
         for (int i = 0; i < spins; ++i) {
             const auto s = geomint::spin::random_spin<double>(seed, t, static_cast<std::uint64_t>(i));
-            batch.component(t, i, 0) = Real(s.x), batch.component(t, i, 1) = Real(s.y), batch.component(t, i, 2) = Real(s.z);
+            batch.component(t, i, 0) = Real(s.x), batch.component(t, i, 1) = Real(s.y),
+                                  batch.component(t, i, 2) = Real(s.z);
         }
     return batch;
 }
@@ -47,8 +48,8 @@ TEST(SpinEnsembleCpu, BitwiseIndependentOfThreadCount) {
 
 TEST(SpinEnsembleCpu, TopEnsembleKeepsEnergy) {
     auto batch = random_batch(1, 33, 5);
-    geomint::run_spin_batch_cpu(geomint::make_spin_model("top", "comp4"), SpinStepSettings<double>{0.1, 2000, {}}, batch,
-                                2);
+    geomint::run_spin_batch_cpu(geomint::make_spin_model("top", "comp4"), SpinStepSettings<double>{0.1, 2000, {}},
+                                batch, 2);
     for (std::size_t t = 0; t < batch.chains; ++t) {
         EXPECT_EQ(batch.status[t], 0);
         EXPECT_LT(batch.energy_error[t], 1e-13);
@@ -87,7 +88,8 @@ TEST(SpinEnsembleCpu, WorkspaceGrowsLinearlyWithTheChain) {
 
 TEST(SpinEnsembleCpu, LongChainOf1024Spins) {
     auto batch = random_batch(1024, 3, 11);
-    geomint::run_spin_batch_cpu(geomint::make_spin_model("chain", "mmp"), SpinStepSettings<double>{0.05, 5, {}}, batch, 0);
+    geomint::run_spin_batch_cpu(geomint::make_spin_model("chain", "mmp"), SpinStepSettings<double>{0.05, 5, {}}, batch,
+                                0);
     for (std::size_t t = 0; t < batch.chains; ++t) {
         EXPECT_EQ(batch.status[t], 0);
         EXPECT_LT(batch.energy_error[t], 1e-11);

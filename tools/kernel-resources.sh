@@ -1,27 +1,47 @@
 #!/usr/bin/env bash
 # Registers, stack frame and spills of every CUDA kernel, as ptxas reports them at compile time
-# (no GPU needed): compiles each kernels/*.cu for sm_90 with -Xptxas -v and prints one line a kernel.
+# (no GPU needed): compiles kernels/*.cu for sm_90 with -Xptxas -v, and kernels/spin_cuda_system.cu
+# once per spin system of the registry, and prints one line per kernel. The scheme and system of
+# each kernel are read from its demangled name, so the list follows the registry by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+units="${GEOMINT_SPIN_CUDA_UNITS:-4}"
+flags=(-std=c++20 -O3 -DNDEBUG -arch=sm_90 --ftz=false --prec-div=true --prec-sqrt=true --expt-relaxed-constexpr
+       -DGEOMINT_SPIN_CUDA_UNITS="$units" -Ikernels -Iinclude -Xptxas -v -c -o /dev/null)
+report() {  # ptxas output on stdin -> one line per kernel
+  python3 -c '
+import re, subprocess, sys
+def split_args(text):
+    depth, start, parts = 0, 0, []
+    for i, c in enumerate(text):
+        if c == "<": depth += 1
+        elif c == ">": depth -= 1
+        elif c == "," and depth == 0: parts.append(text[start:i].strip()); start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+kernel = None
+for line in sys.stdin:
+    m = re.search(r"Compiling entry function .(_Z\w+)", line)
+    if m:
+        name = subprocess.run(["cu++filt", m.group(1)], capture_output=True, text=True).stdout.strip()
+        name = name.replace("geomint::spin::", "").replace("geomint::", "")
+        body = re.search(r"(PendulumTrajectoryBody|SpinChainBody)<(.*)>\s*>?\(", name)
+        kernel = split_args(body.group(2)) if body else None
+        continue
+    m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores", line)
+    if m: stack, spill = m.group(1), m.group(2)
+    m = re.search(r"Used (\d+) registers", line)
+    if m and kernel:
+        print("%-22s %-34s %-7s %4s registers %6s B stack %6s B spill stores" % (kernel[0], kernel[1], kernel[2], m.group(1), stack, spill))
+        kernel = None
+'
+}
+printf '%-22s %-34s %-7s %s\n' scheme system/potential real "resources (ptxas, sm_90)"
 for source in kernels/*.cu; do
-  nvcc -std=c++20 -O3 -DNDEBUG -arch=sm_90 --ftz=false --prec-div=true --prec-sqrt=true --expt-relaxed-constexpr \
-    -Isrc -Ikernels -Iinclude -Xptxas -v -c "$source" -o /dev/null 2>&1 |
-    awk -v file="$(basename "$source")" -v quote="'" '
-      /Compiling entry function/ {
-        split($0, parts, quote); name = parts[2]
-        kernel = "other"
-        n = split("Newmark Simpson Avf GonzalezMidpoint LocalMidpoint SymmetrisedItohAbe ItohAbe Comp2 CompSia Comp4 CollocationILi2 CollocationILi3 CollocationILi4 ImplicitMidpoint SphericalMidpoint", names, " ")
-        for (i = 1; i <= n; i++) if (index(name, names[i])) { kernel = names[i]; break }
-        sub(/CollocationILi/, "Collocation", kernel)
-        model = ""
-        if (index(name, "SpinningTop")) model = "top"; else if (index(name, "HeisenbergChain")) model = "chain"
-        else if (index(name, "AnisotropicChain")) model = "anisotropic"
-        else if (index(name, "DuffingPotential")) model = "duffing"; else if (index(name, "PendulumPotential")) model = "pendulum"
-        if (model == "duffing" || model == "pendulum") model = model (index(name, "IdEE") ? "/double" : "/float")
-      }
-      /bytes stack frame/ { match($0, /[0-9]+ bytes stack frame/); stack = substr($0, RSTART, RLENGTH)
-                            match($0, /[0-9]+ bytes spill stores/); spill = substr($0, RSTART, RLENGTH) }
-      /Used [0-9]+ registers/ { match($0, /Used [0-9]+ registers/); regs = substr($0, RSTART + 5, RLENGTH - 5)
-                                if (kernel != "other") printf "%-26s %-18s %-16s %-14s %-22s %s\n", file, kernel, model, regs, stack, spill }'
+  [ "$(basename "$source")" = spin_cuda_system.cu ] && continue
+  nvcc "${flags[@]}" "$source" 2>&1 | report
+done
+for ((index = 0; index < units; ++index)); do
+  nvcc "${flags[@]}" -DGEOMINT_SPIN_SYSTEM_INDEX="$index" kernels/spin_cuda_system.cu 2>&1 | report
 done

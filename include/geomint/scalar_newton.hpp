@@ -13,8 +13,7 @@ namespace geomint {
 // Tolerance actually used: the caller's, or a few machine epsilons of Real.
 template <class Real>
 GEOMINT_HD Real scalar_newton_tolerance(const NewtonOptions<Real>& options) {
-    return options.tolerance > Real(0) ? options.tolerance
-                                       : Real(4) * std::numeric_limits<Real>::epsilon();
+    return options.tolerance > Real(0) ? options.tolerance : Real(4) * std::numeric_limits<Real>::epsilon();
 }
 
 // Solves f(x) = 0 starting from x. `f(x, value, derivative)` fills both.

@@ -18,10 +18,14 @@ enum class SolveStatus : std::uint8_t {
 // Word written in the `status` column; stable, later tools parse it.
 inline const char* status_name(SolveStatus s) {
     switch (s) {
-        case SolveStatus::ok: return "ok";
-        case SolveStatus::newton_max_iterations: return "newton_max_iterations";
-        case SolveStatus::non_finite: return "non_finite";
-        case SolveStatus::singular_jacobian: return "singular_jacobian";
+        case SolveStatus::ok:
+            return "ok";
+        case SolveStatus::newton_max_iterations:
+            return "newton_max_iterations";
+        case SolveStatus::non_finite:
+            return "non_finite";
+        case SolveStatus::singular_jacobian:
+            return "singular_jacobian";
     }
     return "unknown";
 }

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "geomint/spin/block_cyclic_tridiagonal.hpp"
 #include "geomint/spin/dual.hpp"
 #include "geomint/spin/local_newton.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -17,13 +19,7 @@ using geomint::SolveStatus;
 using geomint::spin::BlockCyclicTridiagonal;
 using geomint::spin::StridedReals;
 
-struct Lcg {
-    std::uint64_t state;
-    double next() {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return static_cast<double>(state >> 11) * 0x1.0p-52 - 1.0;
-    }
-};
+using geomint_test::Lcg;
 
 // Dense Gaussian elimination with partial pivoting: the oracle (n = B d, small).
 std::vector<double> dense_solve(std::vector<double> a, std::vector<double> b, int n) {
@@ -46,20 +42,42 @@ std::vector<double> dense_solve(std::vector<double> a, std::vector<double> b, in
     return b;
 }
 
-// Fills random blocks (pivot blocks not dominant, so pivoting matters), solves with the block
-// solver through a strided workspace, and compares with the dense solve of the assembled matrix.
+// Test data that needs pivoting, with a known number of row exchanges. Start from a strictly
+// column diagonally dominant matrix S: random blocks in [-1, 1) plus 4B on the diagonal of D_i
+// (a column's off-diagonal entries, from D_i, A_{i+1} and C_{i-1}, sum to less than 3B - 1, and
+// for d = 1, 2 the coinciding blocks add up to no more). Then permute the rows of each block row
+// i (A_i, D_i, C_i, r_i alike) by r -> (r + shift_i) mod B, shift_i = (i + 1) mod B: the system
+// and its solution are unchanged, but D_i's leading entry is now an off-diagonal one of S (set to
+// exactly zero), so elimination without pivoting would divide by ~0 or by 0.
+// Column dominance survives Gaussian elimination, so every pivot block the solver factorises is
+// shift_i's row permutation of a column dominant block, in which the largest entry of each column
+// is on S's diagonal: partial pivoting restores S's row order with exactly B - gcd(shift_i, B)
+// exchanges (a cyclic shift by s has gcd(s, B) cycles; each exchange puts one row in place, the
+// last row of a cycle lands for free). Block rows with shift 0 need none, and get none.
+int expected_row_swaps(int B, int d) {
+    int swaps = 0;
+    for (int i = 0; i < d; ++i) swaps += B - std::gcd((i + 1) % B, B);
+    return swaps;
+}
+
+// Fills such a system, solves it with the block solver through a strided workspace, and compares
+// with the dense solve of the assembled matrix and the expected number of row exchanges.
 template <int B>
 void check_against_dense(int d, std::size_t stride, std::uint64_t seed) {
     Lcg rng{seed};
     const int n = B * d;
     std::vector<double> dense(static_cast<std::size_t>(n) * n, 0.0), rhs(n);
     std::vector<double> storage(BlockCyclicTridiagonal<B, double>::workspace_reals(d) * stride, -7.0);
-    const BlockCyclicTridiagonal<B, double> sys{StridedReals<double>{storage.data(), stride}, d};
+    int row_swaps = 0;
+    const BlockCyclicTridiagonal<B, double> sys{StridedReals<double>{storage.data(), stride}, d, &row_swaps};
     for (int i = 0; i < d; ++i) {
-        const int il = (i + d - 1) % d, ir = (i + 1) % d;
-        for (int r = 0; r < B; ++r) {
+        const int il = (i + d - 1) % d, ir = (i + 1) % d, shift = (i + 1) % B;
+        for (int sr = 0; sr < B; ++sr) {         // row sr of S ...
+            const int r = (sr + B - shift) % B;  // ... is stored as row r, so that sr = (r + shift) mod B
             for (int c = 0; c < B; ++c) {
-                const double lo = rng.next(), di = rng.next() + (r == c ? 2.0 * B : 0.0), up = rng.next();
+                const double lo = rng.next(), up = rng.next();
+                double di = rng.next() + (sr == c ? 4.0 * B : 0.0);
+                if (r == 0 && c == 0 && shift != 0) di = 0.0;  // an exactly zero leading entry
                 sys.lower(i, r, c) = lo;
                 sys.diag(i, r, c) = di;
                 sys.upper(i, r, c) = up;
@@ -72,7 +90,7 @@ void check_against_dense(int d, std::size_t stride, std::uint64_t seed) {
             sys.rhs(i, r) = rhs[B * i + r];
         }
     }
-    ASSERT_EQ(sys.solve(), SolveStatus::ok);
+    ASSERT_EQ(sys.solve(), SolveStatus::ok) << "B = " << B << " d = " << d;
     const std::vector<double> x = dense_solve(dense, rhs, n);
     double err = 0, scale = 0;
     for (int i = 0; i < d; ++i)
@@ -81,6 +99,9 @@ void check_against_dense(int d, std::size_t stride, std::uint64_t seed) {
             scale = std::fmax(scale, std::fabs(x[B * i + r]));
         }
     EXPECT_LT(err, 1e-12 * (1 + scale)) << "B = " << B << " d = " << d << " stride = " << stride;
+    // Pivoting really happened, once per exchange the data calls for (and never otherwise).
+    EXPECT_GT(row_swaps, 0) << "B = " << B << " d = " << d;
+    EXPECT_EQ(row_swaps, expected_row_swaps(B, d)) << "B = " << B << " d = " << d;
 }
 
 TEST(BlockCyclicTridiagonal, MatchesDenseSolveB3) {
@@ -122,8 +143,7 @@ struct CubicChain {
     template <class T>
     void residual(int i, const T* left, const T* self, const T* right, T* out) const {
         const int il = (i + d - 1) % d, ir = (i + 1) % d;
-        for (int k = 0; k < 2; ++k)
-            out[k] = f(left, self, right, k) - f(root + 2 * il, root + 2 * i, root + 2 * ir, k);
+        for (int k = 0; k < 2; ++k) out[k] = f(left, self, right, k) - f(root + 2 * il, root + 2 * i, root + 2 * ir, k);
     }
 };
 
@@ -135,9 +155,9 @@ TEST(LocalNewton, ConvergesToTheKnownRootWithExactJacobian) {
             x[i] = root[i] + 0.05 * std::cos(3.0 * i);
         }
         CubicChain p{d, root.data()};
-        const auto out = geomint::spin::local_newton_solve(p, StridedReals<double>{x.data(), 1},
-                                                           StridedReals<double>{work.data(), 1},
-                                                           geomint::NewtonOptions<double>{});
+        const auto out =
+            geomint::spin::local_newton_solve(p, StridedReals<double>{x.data(), 1},
+                                              StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
         ASSERT_EQ(out.status, SolveStatus::ok) << "d = " << d;
         EXPECT_LE(out.iterations, 7) << "quadratic convergence expected, d = " << d;
         for (int i = 0; i < 2 * d; ++i) EXPECT_NEAR(x[i], root[i], 1e-14) << "d = " << d;
@@ -146,7 +166,8 @@ TEST(LocalNewton, ConvergesToTheKnownRootWithExactJacobian) {
 
 TEST(LocalNewton, ReportsTheIterationLimitAndNonFiniteValues) {
     const int d = 5;
-    std::vector<double> root(2 * d, 1.0), x(2 * d, 1.3), work(geomint::spin::local_newton_workspace_reals<2, double>(d));
+    std::vector<double> root(2 * d, 1.0), x(2 * d, 1.3),
+        work(geomint::spin::local_newton_workspace_reals<2, double>(d));
     CubicChain p{d, root.data()};
     geomint::NewtonOptions<double> one;
     one.max_iterations = 1;

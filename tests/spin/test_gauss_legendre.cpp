@@ -55,7 +55,8 @@ void expect_exact_on_polynomials() {
         } else {
             // x^(2N) is the first miss, by (N!)^4 / ((2N+1) ((2N)!)^2) on [0, 1]; this catches a
             // table whose nodes are right but ordered or paired with the wrong weights.
-            const double expected = std::pow(std::tgamma(N + 1.0), 4) / ((2 * N + 1) * std::pow(std::tgamma(2 * N + 1.0), 2));
+            const double expected =
+                std::pow(std::tgamma(N + 1.0), 4) / ((2 * N + 1) * std::pow(std::tgamma(2 * N + 1.0), 2));
             EXPECT_NEAR(error, expected, 1e-15 + 1e-9 * expected) << "N = " << N;
         }
     }

@@ -105,12 +105,17 @@ struct Plan {
 
 Plan plan_for(const std::string& name, int order) {
     switch (order) {
-        case 1: return {name, order, {64, 128, 256}, 1e-11};
-        case 2: return {name, order, {32, 64, 128}, 1e-11};
-        case 4: return {name, order, {16, 32, 64}, 1e-11};
-        case 6: return {name, order, {12, 16, 20, 24}, 1e-11};
+        case 1:
+            return {name, order, {64, 128, 256}, 1e-11};
+        case 2:
+            return {name, order, {32, 64, 128}, 1e-11};
+        case 4:
+            return {name, order, {16, 32, 64}, 1e-11};
+        case 6:
+            return {name, order, {12, 16, 20, 24}, 1e-11};
         // Coll-8 is only asymptotic where its error is ~1e-11 and below.
-        case 8: return {name, order, {10, 11, 12, 13, 14}, 3e-13};
+        case 8:
+            return {name, order, {10, 11, 12, 13, 14}, 3e-13};
     }
     return {name, order, {}, 0};  // an order without a plan fails EveryChainSchemeHasAPlan
 }

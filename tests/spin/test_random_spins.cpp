@@ -31,7 +31,8 @@ TEST(RandomSpins, DeterministicAndIndependentOfChunking) {
                                          static_cast<std::uint64_t>(t));
     geomint::spin::fill_random_spins(geomint::spin::StridedSpins<double>{alone.data(), 1, d}, seed, 5);
     const geomint::spin::StridedSpins<double> view{ensemble.data() + 5, n_chains, d};
-    for (int i = 0; i < d; ++i) EXPECT_EQ(norm(view.get(i) - Vec3<double>{alone[3 * i], alone[3 * i + 1], alone[3 * i + 2]}), 0.0);
+    for (int i = 0; i < d; ++i)
+        EXPECT_EQ(norm(view.get(i) - Vec3<double>{alone[3 * i], alone[3 * i + 1], alone[3 * i + 2]}), 0.0);
     EXPECT_EQ(norm(random_spin<double>(seed, 3, 4) - random_spin<double>(seed, 3, 4)), 0.0);
 }
 
@@ -60,7 +61,7 @@ TEST(RandomSpins, RoughlyUniformOnTheSphere) {
         ++z_bins[std::min(9, static_cast<int>((s.z + 1) * 5))];
     }
     for (int c = 0; c < 3; ++c) {
-        EXPECT_LT(std::fabs(mean[c]), 0.01) << "component " << c;   // > 5 standard errors
+        EXPECT_LT(std::fabs(mean[c]), 0.01) << "component " << c;  // > 5 standard errors
         EXPECT_NEAR(square[c], 1.0 / 3, 0.01) << "component " << c;
     }
     EXPECT_NEAR(upper, n / 2, 1000);

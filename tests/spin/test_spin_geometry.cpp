@@ -9,6 +9,7 @@
 #include "geomint/spin/geometry.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/vec3.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -16,19 +17,7 @@ using geomint::spin::Dual;
 using geomint::spin::Vec3;
 using V = Vec3<double>;
 
-// Deterministic pseudo-random numbers in [-1, 1) (fixed seed, so failures reproduce).
-struct Lcg {
-    std::uint64_t state;
-    double next() {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return static_cast<double>(state >> 11) * 0x1.0p-52 - 1.0;
-    }
-    V vec() { return V{next(), next(), next()}; }
-    V unit() {
-        const V v = vec();
-        return v / norm(v);
-    }
-};
+using geomint_test::Lcg;  // fixed seeds below, so failures reproduce
 
 V tangent_at(const V& c, const V& a) { return a - c * dot(c, a); }
 
@@ -135,7 +124,8 @@ void check_system(const System& system, std::uint64_t seed) {
         EXPECT_NEAR(dot(system.site_discrete_gradient(l, s, t, r), t - s), ds, 1e-14);
         if constexpr (System::is_chain) {
             auto h3 = [&](const V& a, const V& b, const V& cc) {
-                return system.energy_density(cc, a, b) + system.energy_density(a, b, cc) + system.energy_density(b, cc, a);
+                return system.energy_density(cc, a, b) + system.energy_density(a, b, cc) +
+                       system.energy_density(b, cc, a);
             };
             EXPECT_NEAR(h3(l, t, r) - h3(l, s, r), ds, 1e-13);
             // midpoint_drg: sum_i gbar_i . (v_i - u_i) = H(v) - H(u) on a 3-spin chain.

@@ -30,9 +30,9 @@ TEST(SpinWave, SolvesTheHeisenbergChainAndKeepsUnitLength) {
                 EXPECT_NEAR(norm(s), 1.0, 2e-16 * 4) << "d = " << d << " i = " << i;
                 // ds_i/dt by a fourth-order central difference: truncation ~ dt^4, round-off ~ 1e-16/dt.
                 const double dt = 1e-3;
-                const Vec3<double> dsdt = (8.0 * (w.spin(i, t + dt) - w.spin(i, t - dt)) -
-                                           (w.spin(i, t + 2 * dt) - w.spin(i, t - 2 * dt))) /
-                                          (12.0 * dt);
+                const Vec3<double> dsdt =
+                    (8.0 * (w.spin(i, t + dt) - w.spin(i, t - dt)) - (w.spin(i, t + 2 * dt) - w.spin(i, t - 2 * dt))) /
+                    (12.0 * dt);
                 const Vec3<double> left = w.spin((i + d - 1) % d, t), right = w.spin((i + 1) % d, t);
                 const Vec3<double> rhs = cross(s, chain.gradient(left, s, right));
                 EXPECT_LT(norm(dsdt - rhs), 1e-11) << "d = " << d << " i = " << i << " t = " << t;

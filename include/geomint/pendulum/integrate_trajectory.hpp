@@ -17,7 +17,7 @@ struct TrajectoryResult {
     Real max_energy_error;        // max over the steps taken of |H - H0|
     long long newton_iterations;  // summed over all steps
     long long steps_completed;
-    SolveStatus status;           // the first failure ends the trajectory; (q, p) is then the last good state
+    SolveStatus status;  // the first failure ends the trajectory; (q, p) is then the last good state
 };
 
 template <class Scheme, class Potential, class Real>

@@ -1,8 +1,8 @@
 // Newmark (midpoint variational) step for L = m/2 q'^2 - V(q), SPEC §1.1.
 #pragma once
 
+#include "geomint/pendulum/implicit_node_solve.hpp"
 #include "geomint/platform.hpp"
-#include "geomint/scalar_newton.hpp"
 #include "geomint/solve_status.hpp"
 
 namespace geomint {
@@ -22,12 +22,8 @@ struct Newmark {
                                 const NewtonOptions<Real>& options, long long& iterations) const {
         const Real a = h * h / (Real(4) * potential.mass);
         const Real rhs = q + h / (Real(2) * potential.mass) * p;
-        Real x = rhs;  // explicit guess: the midpoint of a free flight
-        const auto residual = [&](Real y, Real& value, Real& derivative) {
-            value = y + a * potential.slope(y) - rhs;
-            derivative = Real(1) + a * potential.curvature(y);
-        };
-        const SolveStatus status = newton_scalar(residual, x, options, iterations);
+        Real x;  // guessed as rhs, the midpoint of a free flight
+        const SolveStatus status = solve_implicit_node(potential, a, rhs, x, options, iterations);
         if (status != SolveStatus::ok) return status;
         p = p - h * potential.slope(x);
         q = Real(2) * x - q;

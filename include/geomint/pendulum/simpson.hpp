@@ -2,8 +2,8 @@
 // Order 4 at the nodes; the 3-stage Lobatto IIIA-IIIB pair in disguise.
 #pragma once
 
+#include "geomint/pendulum/implicit_node_solve.hpp"
 #include "geomint/platform.hpp"
-#include "geomint/scalar_newton.hpp"
 #include "geomint/solve_status.hpp"
 
 namespace geomint {
@@ -24,12 +24,8 @@ struct Simpson {
         const Real m = potential.mass;
         const Real a = h * h / (Real(24) * m);
         const Real rhs = q + h / (Real(2) * m) * p - h * h / (Real(12) * m) * potential.slope(q);
-        Real qm = rhs;
-        const auto residual = [&](Real y, Real& value, Real& derivative) {
-            value = y + a * potential.slope(y) - rhs;
-            derivative = Real(1) + a * potential.curvature(y);
-        };
-        const SolveStatus status = newton_scalar(residual, qm, options, iterations);
+        Real qm;
+        const SolveStatus status = solve_implicit_node(potential, a, rhs, qm, options, iterations);
         if (status != SolveStatus::ok) return status;
         const Real slope_m = potential.slope(qm);
         const Real q_next = Real(2) * qm - q - h * h / (Real(4) * m) * slope_m;

@@ -20,8 +20,9 @@ namespace geomint::spin {
 // which the corner C_{d-1} couples to x_0). Each eliminated row is normalised by its pivot block,
 //   x_i + C'_i x_{i+1} + F'_i x_{d-1} = r'_i,
 // so back substitution needs no stored factorisation. Pivot blocks are factorised with partial
-// pivoting. Workspace per block row: A, D, C, F (B x B each) and r (B), overwritten; r holds x
-// at the end.
+// pivoting within the block (rows are exchanged inside a block row only, never between block
+// rows, so a zero pivot block is reported even when the whole matrix is not singular).
+// Workspace per block row: A, D, C, F (B x B each) and r (B), overwritten; r holds x at the end.
 template <int B, class Real>
 struct BlockCyclicTridiagonal {
     static constexpr std::size_t matrix_reals = static_cast<std::size_t>(B) * B;
@@ -29,6 +30,10 @@ struct BlockCyclicTridiagonal {
 
     StridedReals<Real> work;
     int d;
+    // Optional instrumentation: when set, incremented once per row exchange that partial pivoting
+    // performs, so tests can show that pivoting really happens. Null (the default) in the
+    // integrators; `{work, d}` leaves it null.
+    int* row_swaps = nullptr;
 
     GEOMINT_HD static constexpr std::size_t workspace_reals(int d) { return row_reals * static_cast<std::size_t>(d); }
 
@@ -39,7 +44,8 @@ struct BlockCyclicTridiagonal {
     // After solve(): the solution block i (stored where the right-hand side was).
     GEOMINT_HD Real& solution(int i, int r) const { return rhs(i, r); }
 
-    // Solves in place; ok, singular_jacobian (an exactly zero or non-finite pivot) or non_finite.
+    // Solves in place; ok, singular_jacobian (a pivot block with an exactly zero pivot column) or
+    // non_finite (a non-finite pivot or solution).
     GEOMINT_HD SolveStatus solve() const {
         if (d == 1) {
             for (int r = 0; r < B; ++r)
@@ -123,7 +129,7 @@ struct BlockCyclicTridiagonal {
         return SolveStatus::ok;
     }
 
-   private:
+private:
     GEOMINT_HD Real& fill(int i, int r, int c) const { return work[row_reals * i + 3 * matrix_reals + r * B + c]; }
 
     // LU-factorises D_i in place (partial pivoting) and replaces C_i, F_i (when asked) and r_i by
@@ -143,12 +149,14 @@ struct BlockCyclicTridiagonal {
             if (!std::isfinite(best)) return SolveStatus::non_finite;
             if (best == Real(0)) return SolveStatus::singular_jacobian;
             piv[k] = p;
-            if (p != k)
+            if (p != k) {
+                if (row_swaps) ++*row_swaps;
                 for (int c = 0; c < B; ++c) {
                     const Real t = diag(i, k, c);
                     diag(i, k, c) = diag(i, p, c);
                     diag(i, p, c) = t;
                 }
+            }
             const Real inv = Real(1) / diag(i, k, k);
             for (int r = k + 1; r < B; ++r) {
                 const Real l = diag(i, r, k) * inv;

@@ -1,9 +1,11 @@
 // Forward-mode dual numbers Dual<Real, N>: a value and N partial derivatives, used to build the
 // exact Jacobian blocks of the local Newton solves (SPEC §3). Host+device, no heap.
+// Only the operations the spin layer uses are defined; add others as needed. A missing one cannot
+// silently lose derivatives: Dual has no conversion to Real, so such code either fails to compile
+// or promotes the real operand through Dual(real).
 #pragma once
 
 #include <cmath>
-#include <type_traits>
 
 #include "geomint/platform.hpp"
 
@@ -11,8 +13,6 @@ namespace geomint::spin {
 
 template <class Real, int N>
 struct Dual {
-    using real_type = Real;
-    static constexpr int size = N;
     Real v;     // value
     Real d[N];  // partial derivatives with respect to the N seeded unknowns
 
@@ -31,13 +31,6 @@ struct Dual {
         for (int k = 0; k < N; ++k) d[k] += b.d[k];
         return *this;
     }
-    GEOMINT_HD Dual& operator-=(const Dual& b) {
-        v -= b.v;
-        for (int k = 0; k < N; ++k) d[k] -= b.d[k];
-        return *this;
-    }
-    GEOMINT_HD Dual& operator*=(const Dual& b) { return *this = *this * b; }
-    GEOMINT_HD Dual& operator/=(const Dual& b) { return *this = *this / b; }
 
     friend GEOMINT_HD Dual operator+(const Dual& a, const Dual& b) {
         Dual r(a.v + b.v);
@@ -70,7 +63,6 @@ struct Dual {
     friend GEOMINT_HD Dual operator+(const Dual& a, const Real& b) { return a + Dual(b); }
     friend GEOMINT_HD Dual operator+(const Real& a, const Dual& b) { return Dual(a) + b; }
     friend GEOMINT_HD Dual operator-(const Dual& a, const Real& b) { return a - Dual(b); }
-    friend GEOMINT_HD Dual operator-(const Real& a, const Dual& b) { return Dual(a) - b; }
     friend GEOMINT_HD Dual operator*(const Dual& a, const Real& b) {
         Dual r(a.v * b);
         for (int k = 0; k < N; ++k) r.d[k] = a.d[k] * b;
@@ -88,18 +80,7 @@ struct Dual {
         for (int k = 0; k < N; ++k) r.d[k] = a.d[k] * half_inv;
         return r;
     }
-    friend GEOMINT_HD Dual abs(const Dual& a) { return a.v < Real(0) ? -a : a; }
 };
-
-// The value part of a real or dual number: branches and tolerances look at values only.
-template <class Real, class = std::enable_if_t<std::is_floating_point_v<Real>>>
-GEOMINT_HD Real value(Real x) {
-    return x;
-}
-template <class Real, int N>
-GEOMINT_HD Real value(const Dual<Real, N>& x) {
-    return x.v;
-}
 
 // The real type under a scalar: Real for Real, Real for Dual<Real, N>.
 template <class T>

@@ -28,7 +28,7 @@ struct ChainResult {
     Real max_norm_error;          // max over steps and spins of ||s_i| - 1|
     long long newton_iterations;  // summed over all steps (and stages)
     long long steps_completed;
-    SolveStatus status;           // first failure ends the chain
+    SolveStatus status;  // first failure ends the chain
 };
 
 template <class Scheme>

@@ -56,7 +56,9 @@ GEOMINT_HD Real newton_tolerance(const NewtonOptions<Real>& options) {
 namespace detail {
 
 template <class P, class Real>
-concept HasPrepare = requires(P& p, StridedReals<Real> x) { p.prepare(x); };
+concept HasPrepare = requires(P& p, StridedReals<Real> x) {
+    p.prepare(x);
+};
 
 }  // namespace detail
 

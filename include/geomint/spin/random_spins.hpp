@@ -31,9 +31,7 @@ GEOMINT_HD inline std::uint64_t spin_hash(std::uint64_t seed, std::uint64_t chai
 }
 
 // Uniform in [0, 1) with the top 53 bits (exactly representable in double).
-GEOMINT_HD inline double unit_interval(std::uint64_t bits) {
-    return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
+GEOMINT_HD inline double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
 // Uniform on the unit sphere (Archimedes: z uniform in [-1, 1], azimuth uniform), normalised
 // once more so |s| = 1 to round-off in Real. Computed in double so float and double ensembles

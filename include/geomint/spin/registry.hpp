@@ -11,16 +11,31 @@
 #include "geomint/spin/systems.hpp"
 #include "geomint/type_list.hpp"
 
+// The test suite builds a second geomint whose registry has test-only entries, added exactly the
+// way a new scheme or system is (tests/registry_extension/): GEOMINT_REGISTRY_EXTENSION names the
+// header defining them, which sets GEOMINT_EXTRA_SPIN_SCHEMES / _SYSTEMS to ", Entry...". A normal
+// build defines neither and the lists below are the whole registry.
+#ifdef GEOMINT_REGISTRY_EXTENSION
+#include GEOMINT_REGISTRY_EXTENSION
+#endif
+#ifndef GEOMINT_EXTRA_SPIN_SCHEMES
+#define GEOMINT_EXTRA_SPIN_SCHEMES
+#endif
+#ifndef GEOMINT_EXTRA_SPIN_SYSTEMS
+#define GEOMINT_EXTRA_SPIN_SYSTEMS
+#endif
+
 namespace geomint::spin {
 
 using SpinSchemes = TypeList<Avf, GonzalezMidpoint, LocalMidpoint, ItohAbe, SymmetrisedItohAbe, Comp2, CompSia, Comp4,
-                             Coll4, Coll6, Coll8, ImplicitMidpoint, SphericalMidpoint>;
+                             Coll4, Coll6, Coll8, ImplicitMidpoint, SphericalMidpoint GEOMINT_EXTRA_SPIN_SCHEMES>;
 
 template <template <class> class System>
 struct SystemEntry : Entry<System> {
     static constexpr bool is_chain = System<double>::is_chain;
 };
-using SpinSystems = TypeList<SystemEntry<SpinningTop>, SystemEntry<HeisenbergChain>, SystemEntry<AnisotropicChain>>;
+using SpinSystems = TypeList<SystemEntry<SpinningTop>, SystemEntry<HeisenbergChain>,
+                             SystemEntry<AnisotropicChain> GEOMINT_EXTRA_SPIN_SYSTEMS>;
 
 // Whether Scheme can run System: a scheme restricts itself with applies_to<System>() (mmp needs
 // the chain's local midpoint DRG); the others run every system.

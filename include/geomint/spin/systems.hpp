@@ -35,8 +35,8 @@ struct SpinningTop {
     static constexpr bool is_chain = false;
     static constexpr const char* name = "top";
     static constexpr const char* summary = "one spin, H = 1/2 s.Js + 1/3 sum J_k s_k^3, J = I^-1";
-    static constexpr auto parameters = parameter_list(ParameterSpec{
-        "inertia", 3, "1,2,4", "principal moments of inertia I1,I2,I3", ParameterDomain::positive});
+    static constexpr auto parameters = parameter_list(
+        ParameterSpec{"inertia", 3, "1,2,4", "principal moments of inertia I1,I2,I3", ParameterDomain::positive});
     Vec3<Real> inv_inertia{Real(1), Real(0.5), Real(0.25)};  // J for the default I = diag(1, 2, 4)
 
     GEOMINT_HD static SpinningTop with_inertia(Real i1, Real i2, Real i3) {
@@ -60,7 +60,8 @@ struct SpinningTop {
     }
     // b^2 - a^2 = (a + b)(b - a), b^3 - a^3 = (a^2 + a b + b^2)(b - a), componentwise.
     template <class T>
-    GEOMINT_HD Vec3<T> site_discrete_gradient(const Vec3<T>&, const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>&) const {
+    GEOMINT_HD Vec3<T> site_discrete_gradient(const Vec3<T>&, const Vec3<T>& a, const Vec3<T>& b,
+                                              const Vec3<T>&) const {
         const Vec3<T> quad = hadamard(a, a) + hadamard(a, b) + hadamard(b, b);
         return hadamard(inv_inertia, Real(0.5) * (a + b) + quad / Real(3));
     }
@@ -89,7 +90,8 @@ struct HeisenbergChain {
         return l + r;
     }
     template <class T>
-    GEOMINT_HD Vec3<T> site_discrete_gradient(const Vec3<T>& l, const Vec3<T>&, const Vec3<T>&, const Vec3<T>& r) const {
+    GEOMINT_HD Vec3<T> site_discrete_gradient(const Vec3<T>& l, const Vec3<T>&, const Vec3<T>&,
+                                              const Vec3<T>& r) const {
         return l + r;  // the site energy is linear in s_i
     }
     // (v_i - u_i).(u_{i-1} + v_{i-1} + u_{i+1} + v_{i+1})/2 summed over i telescopes bond by bond
@@ -113,10 +115,9 @@ struct AnisotropicChain {
     static constexpr bool is_chain = true;
     static constexpr const char* name = "anisotropic";
     static constexpr const char* summary = "periodic chain, H = sum J s_i.s_{i-1} + b.s_i + D (s_i^z)^2";
-    static constexpr auto parameters =
-        parameter_list(ParameterSpec{"exchange", 1, "1", "exchange coupling J"},
-                       ParameterSpec{"field", 3, "0,0,0.3", "Zeeman field b = bx,by,bz"},
-                       ParameterSpec{"anisotropy", 1, "0.5", "easy-axis coefficient D"});
+    static constexpr auto parameters = parameter_list(ParameterSpec{"exchange", 1, "1", "exchange coupling J"},
+                                                      ParameterSpec{"field", 3, "0,0,0.3", "Zeeman field b = bx,by,bz"},
+                                                      ParameterSpec{"anisotropy", 1, "0.5", "easy-axis coefficient D"});
     Real exchange = Real(1);
     Vec3<Real> field{Real(0), Real(0), Real(0.3)};
     Real anisotropy = Real(0.5);

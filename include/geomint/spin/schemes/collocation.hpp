@@ -111,7 +111,7 @@ struct CollocationStep {
         }
     }
 
-   private:
+private:
     // sigma = h sum_j coefficient[j] Z_j for one spin's stage block.
     template <class T>
     GEOMINT_HD Vec3<T> path_point(const double (&coefficient)[S], const T* z) const {
@@ -137,15 +137,16 @@ struct Collocation {
     }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
         const int d = state.d;
         const StridedReals<Real> x = work;
         const StridedReals<Real> newton = work.at(3 * S * static_cast<std::size_t>(d));
         // Guess (SPEC §3): every stage vector at its h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u.
         for (int i = 0; i < d; ++i) {
             const Vec3<Real> ui = state.get(i);
-            const Vec3<Real> z = cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
+            const Vec3<Real> z =
+                cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
             for (int j = 0; j < S; ++j)
                 for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
         }

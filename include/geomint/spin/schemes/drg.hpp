@@ -57,7 +57,8 @@ struct DrgStage {
     }
 
     GEOMINT_HD void prepare(StridedReals<Real> x) {
-        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); }) gradient.prepare(system, u, x.spins(u.d));
+        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); })
+            gradient.prepare(system, u, x.spins(u.d));
     }
 };
 
@@ -141,13 +142,13 @@ struct SingleStageDrg {
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
         return detail::drg_stage<centre>(system, make_gradient<Real>(), h, state, state, p.x, p.newton, options);
     }
 
-   private:
+private:
     template <class Real>
     GEOMINT_HD static auto make_gradient() {
         if constexpr (requires { typename Gradient::template Of<Real>; }) {
@@ -184,7 +185,9 @@ struct LocalMidpoint : SingleStageDrg<Centre::symmetric, LocalMidpointGradient> 
     // Needs the system's exact local midpoint DRG (SPEC §2.2), which only chains provide.
     template <class System>
     static constexpr bool applies_to() {
-        return System::is_chain && requires(const System& s, const Vec3<double>& v) { s.midpoint_drg(v, v, v, v, v, v); };
+        return System::is_chain && requires(const System& s, const Vec3<double>& v) {
+            s.midpoint_drg(v, v, v, v, v, v);
+        };
     }
 };
 struct ItohAbe : SingleStageDrg<Centre::start, ItohAbeGradient<IaDirection::forward>> {  // order 1
@@ -210,8 +213,8 @@ struct Comp2 {
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
         NewtonOutcome<Real> total{SolveStatus::ok, 0};
         if (!detail::add_stage(total, half_pair(system, h, state, p.y, p, options))) return total;
@@ -226,9 +229,9 @@ struct Comp2 {
                                                     const NewtonOptions<Real>& options) {
         NewtonOutcome<Real> total{SolveStatus::ok, 0};
         const Real half = Real(0.5) * h;
-        if (!detail::add_stage(total, detail::drg_stage<Centre::symmetric>(
-                                          system, ItohAbeGradient<IaDirection::adjoint>{}, half, from, to, p.x,
-                                          p.newton, options)))
+        if (!detail::add_stage(
+                total, detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::adjoint>{}, half, from,
+                                                            to, p.x, p.newton, options)))
             return total;
         detail::add_stage(total, detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::forward>{},
                                                                       half, to, to, p.x, p.newton, options));
@@ -245,8 +248,8 @@ struct CompSia {
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
         return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
             return detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::symmetrised>{}, sub_h,
@@ -264,8 +267,8 @@ struct Comp4 {
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
         const auto p = detail::StagedStep::carve(work, state.d);
         return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
             return Comp2::half_pair(system, sub_h, from, to, p, options);

@@ -96,8 +96,8 @@ struct MidpointGradient {
             const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
             dh += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
             const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
-            const Vec3<Real> grad = system.gradient(symmetric_centre(u.get(il), v.get(il)), c,
-                                                    symmetric_centre(u.get(ir), v.get(ir)));
+            const Vec3<Real> grad =
+                system.gradient(symmetric_centre(u.get(il), v.get(il)), c, symmetric_centre(u.get(ir), v.get(ir)));
             const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
             projected += dot(grad - c * dot(c, grad), eta);
             eta2 += dot(eta, eta);

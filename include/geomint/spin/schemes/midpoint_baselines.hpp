@@ -72,8 +72,7 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
     const StridedReals<Real> x = work;
     for (int i = 0; i < d; ++i) x.spins(d).set(i, state.get(i));  // guess: the previous state (SPEC §3)
     MidpointStep<kind, System, Real> problem{system, state, h};
-    const NewtonOutcome<Real> out =
-        local_newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options);
+    const NewtonOutcome<Real> out = local_newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options);
     if (out.status != SolveStatus::ok) return out;
     for (int i = 0; i < d; ++i) {
         const Vec3<Real> v = x.spins(d).get(i);
@@ -84,40 +83,37 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
 
 }  // namespace detail
 
-// "implicit_midpoint": v = u + h m x gradH(m), m = (u + v)/2, then each spin renormalised (the
-// rule keeps |s_i| itself, so this only removes the Newton tolerance). It does not conserve the
-// top's energy: the baseline the energy-preserving schemes are plotted against (SPEC §2.5).
-struct ImplicitMidpoint {
-    static constexpr const char* name = "implicit_midpoint";
+// Both baselines: order 2, one Newton solve per step on the v_i, differing only in the midpoint
+// and in whether the result is renormalised.
+template <MidpointKind kind, bool renormalise>
+struct MidpointRule {
     static constexpr int order = 2;
-    static constexpr const char* preserves = "unit length (renormalised); not the energy of a cubic H";
-    static constexpr const char* summary = "implicit midpoint rule in R^3d (baseline)";
 
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
 
     template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
-        return detail::midpoint_step<MidpointKind::embedded>(system, h, state, work, options, true);
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options) const {
+        return detail::midpoint_step<kind>(system, h, state, work, options, renormalise);
     }
+};
+
+// "implicit_midpoint": v = u + h m x gradH(m), m = (u + v)/2, then each spin renormalised (the
+// rule keeps |s_i| itself, so this only removes the Newton tolerance). It does not conserve the
+// top's energy: the baseline the energy-preserving schemes are plotted against (SPEC §2.5).
+struct ImplicitMidpoint : MidpointRule<MidpointKind::embedded, true> {
+    static constexpr const char* name = "implicit_midpoint";
+    static constexpr const char* preserves = "unit length (renormalised); not the energy of a cubic H";
+    static constexpr const char* summary = "implicit midpoint rule in R^3d (baseline)";
 };
 
 // "spherical_midpoint" (McLachlan, Modin, Verdier, Phys. Rev. E 89, 2014): v_i = u_i + h mhat_i x
 // dH/ds_i(mhat), mhat_i = (u_i + v_i)/|u_i + v_i|. Symplectic on (S^2)^d, order 2. Not
 // renormalised: the scheme itself keeps |s_i| = 1 (see MidpointStep), and the tests check that.
-struct SphericalMidpoint {
+struct SphericalMidpoint : MidpointRule<MidpointKind::spherical, false> {
     static constexpr const char* name = "spherical_midpoint";
-    static constexpr int order = 2;
     static constexpr const char* preserves = "unit length, symplectic form; energy not exactly";
     static constexpr const char* summary = "spherical midpoint rule of McLachlan-Modin-Verdier (baseline)";
-
-    GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
-
-    template <class System, class Real>
-    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state,
-                                        StridedReals<Real> work, const NewtonOptions<Real>& options) const {
-        return detail::midpoint_step<MidpointKind::spherical>(system, h, state, work, options, false);
-    }
 };
 
 }  // namespace geomint::spin
