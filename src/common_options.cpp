@@ -1,6 +1,11 @@
 // The shared options (see common_options.hpp).
 #include "common_options.hpp"
 
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+
 #include "number_parsing.hpp"
 #include "usage_error.hpp"
 
@@ -8,11 +13,12 @@ namespace geomint {
 
 void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& default_chunk_size) {
     o.chunk_size = default_chunk_size;
+    o.command = &cmd;
     cmd.add_option("--steps", o.steps, "number of steps N (required)");
     cmd.add_option("--dt", o.dt, "step size h (or give --t-end)");
     cmd.add_option("--t-end", o.t_end, "final time T; h = T / N (or give --dt)");
     cmd.add_option("--backend", o.backend, "auto (CUDA when a device is usable), cpu or cuda")->capture_default_str();
-    cmd.add_option("--threads", o.threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd.add_option("--threads", o.threads, "CPU threads (0: all cores; at most 64 per core)")->capture_default_str();
     cmd.add_option("--precision", o.precision, "double or float")->capture_default_str();
     cmd.add_option("--chunk-size", o.chunk_size, "trajectories held in memory at once")->capture_default_str();
     cmd.add_option("--newton-max-iterations", o.newton_max_iterations, "Newton iteration limit per step")
@@ -24,11 +30,11 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
 RunConfig parse_run_config(const CommonOptions& o) {
     RunConfig config;
     config.time = parse_time_grid(o.steps, o.dt, o.t_end);
-    if (o.threads < 0) throw UsageError("--threads", "must be positive (0: all cores)");
-    config.threads = o.threads;
-    if (o.precision != "double" && o.precision != "float")
-        throw UsageError("--precision", "unknown precision '" + o.precision + "' (valid: double, float)");
-    config.precision = o.precision == "float" ? Precision::float32 : Precision::float64;
+    const long long threads = parse_nonnegative_integer(o.threads, "--threads");
+    if (threads > max_threads())
+        throw UsageError("--threads", "at most " + std::to_string(max_threads()) + " (64 per core), got " + o.threads);
+    config.threads = static_cast<int>(threads);
+    config.precision = parse_precision(o.precision);
     config.chunk_size = static_cast<std::uint64_t>(parse_positive_integer(o.chunk_size, "--chunk-size"));
     const long long newton_max = parse_positive_integer(o.newton_max_iterations, "--newton-max-iterations");
     if (newton_max > 1000000) throw UsageError("--newton-max-iterations", "must be at most 1000000");
@@ -36,8 +42,32 @@ RunConfig parse_run_config(const CommonOptions& o) {
     config.quiet = o.quiet;
     if (o.out.empty()) throw UsageError("--out", "is required");
     config.out = o.out;
-    config.backend = choose_backend(o.backend, o.threads);
+    check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
+    config.backend = choose_backend(o.backend, config.threads);
     return config;
 }
+
+bool given(const CommonOptions& o, const std::string& option) {
+    return o.command != nullptr && o.command->count(option) > 0;
+}
+
+Precision parse_precision(const std::string& text) {
+    if (text == "double") return Precision::float64;
+    if (text == "float") return Precision::float32;
+    throw UsageError("--precision", "unknown precision '" + text + "' (valid: double, float)");
+}
+
+void check_representable(double value, Precision precision, const std::string& option, bool nonzero) {
+    if (precision == Precision::float64) return;  // every parsed value is a finite double already
+    const float converted = static_cast<float>(value);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    if (!std::isfinite(converted))
+        throw UsageError(option, std::string(text) + " overflows --precision float (largest 3.4e38)");
+    if (nonzero && value != 0 && converted == 0.0f)
+        throw UsageError(option, std::string(text) + " underflows to 0 in --precision float (smallest 1.4e-45)");
+}
+
+int max_threads() { return 64 * omp_get_num_procs(); }
 
 }  // namespace geomint

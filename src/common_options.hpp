@@ -13,13 +13,17 @@ namespace geomint {
 struct CommonOptions {
     std::string steps, dt, t_end;
     std::string backend = "auto";
-    int threads = 0;
+    std::string threads = "0";
     std::string precision = "double";
     std::string chunk_size;  // default set by the family (add_common_options)
     std::string newton_max_iterations = "50";
     bool quiet = false;
     std::string out;
+    const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
 };
+
+// Whether `option` (e.g. "--seed") was given on the command line, even with its default value.
+bool given(const CommonOptions& options, const std::string& option);
 
 // Adds the shared options to `command`; `default_chunk_size` is the family's default.
 void add_common_options(CLI::App& command, CommonOptions& options, const std::string& default_chunk_size);
@@ -27,5 +31,16 @@ void add_common_options(CLI::App& command, CommonOptions& options, const std::st
 // Parses them; throws UsageError naming the offending option. Chooses the backend last, so that
 // a bad option is reported before any device is touched.
 RunConfig parse_run_config(const CommonOptions& options);
+
+// --precision alone (a family checks its inputs against it before the rest is parsed).
+Precision parse_precision(const std::string& text);
+
+// Throws UsageError naming `option` when `value` does not survive conversion to the run's
+// floating type: overflow to infinity, or (when `nonzero`) underflow to 0.
+void check_representable(double value, Precision precision, const std::string& option, bool nonzero);
+
+// The most CPU threads --threads accepts: 64 per core, far beyond any useful count, so that a
+// typo cannot make the OpenMP runtime fail.
+int max_threads();
 
 }  // namespace geomint

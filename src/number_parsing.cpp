@@ -13,7 +13,10 @@ namespace {
 bool parse_whole(const std::string& text, double& value) {
     const char* first = text.data();
     const char* last = first + text.size();
-    if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+'
+    if (first != last && *first == '+') {
+        ++first;  // from_chars rejects a leading '+'; after it, no second sign ("+-1")
+        if (first != last && (*first == '-' || *first == '+')) return false;
+    }
     const auto [end, error] = std::from_chars(first, last, value);
     return error == std::errc() && end == last && first != last;
 }
@@ -33,16 +36,39 @@ double parse_positive_real(const std::string& text, const std::string& option) {
     return value;
 }
 
-long long parse_positive_integer(const std::string& text, const std::string& option) {
-    long long value = 0;
+namespace {
+
+// Decimal digits only, the whole text; from_chars alone would take a leading '-' for signed types.
+template <class Integer>
+Integer parse_digits(const std::string& text, const std::string& option) {
+    Integer value = 0;
     const char* first = text.data();
     const char* last = first + text.size();
+    const bool digits_only = first != last && text.find_first_not_of("0123456789") == std::string::npos;
     const auto [end, error] = std::from_chars(first, last, value);
-    if (error == std::errc::result_out_of_range) throw UsageError(option, "'" + text + "' is too large");
-    if (error != std::errc() || end != last || first == last)
+    if (digits_only && error == std::errc::result_out_of_range) throw UsageError(option, "'" + text + "' is too large");
+    if (!digits_only && !text.empty() && text[0] == '-' &&
+        text.find_first_not_of("0123456789", 1) == std::string::npos && text.size() > 1)
+        throw UsageError(option, "must not be negative, got '" + text + "'");
+    if (!digits_only || error != std::errc() || end != last)
         throw UsageError(option, "'" + text + "' is not an integer");
+    return value;
+}
+
+}  // namespace
+
+long long parse_positive_integer(const std::string& text, const std::string& option) {
+    const long long value = parse_digits<long long>(text, option);
     if (value <= 0) throw UsageError(option, "must be positive, got '" + text + "'");
     return value;
+}
+
+long long parse_nonnegative_integer(const std::string& text, const std::string& option) {
+    return parse_digits<long long>(text, option);
+}
+
+std::uint64_t parse_uint64(const std::string& text, const std::string& option) {
+    return parse_digits<std::uint64_t>(text, option);
 }
 
 std::vector<double> parse_real_list(const std::string& text, std::size_t count, const std::string& option) {

@@ -1,6 +1,9 @@
 // Parameter axes and their Cartesian product (see parameter_axis.hpp).
 #include "parameter_axis.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "number_parsing.hpp"
 #include "usage_error.hpp"
 
@@ -10,7 +13,13 @@ double ParameterAxis::value(std::uint64_t i) const {
     if (count == 1 || i == 0) return start;
     if (i + 1 == count) return stop;
     const double fraction = static_cast<double>(i) / static_cast<double>(count - 1);
-    return start + (stop - start) * fraction;
+    const double span = stop - start;
+    // Ends of opposite sign near the largest double overflow `span`; weighting the ends instead
+    // stays finite. Only then, so that every ordinary range keeps its exact values.
+    const double value = std::isfinite(span) ? start + span * fraction : start * (1 - fraction) + stop * fraction;
+    // With more than 2^53 values the fraction rounds (to 1 below the last index) and the sum can
+    // leave [start, stop] by cancellation: every value stays between the ends.
+    return std::clamp(value, std::min(start, stop), std::max(start, stop));
 }
 
 ParameterAxis parse_parameter_axis(const std::string& text, const std::string& option) {

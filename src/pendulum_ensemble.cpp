@@ -4,6 +4,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "cuda_backend.hpp"
@@ -72,13 +75,22 @@ private:
         exact_q_.resize(n);
         exact_p_.resize(n);
         const double t_end = config_.time.t_end();
+        // An exception must not leave an OpenMP region (it would terminate): a row whose exact
+        // solution cannot be evaluated gets NaN, and the run fails after the loop.
+        std::atomic<bool> failed{false};
 #pragma omp parallel for schedule(static) num_threads(config_.threads > 0 ? config_.threads : omp_get_max_threads())
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-            const PendulumPhasePoint x =
-                pendulum_exact(batch_.mass[i], batch_.omega[i], batch_.q0[i], batch_.p0[i], t_end);
-            exact_q_[i] = x.q;
-            exact_p_[i] = x.p;
+            try {
+                const PendulumPhasePoint x =
+                    pendulum_exact(batch_.mass[i], batch_.omega[i], batch_.q0[i], batch_.p0[i], t_end);
+                exact_q_[i] = x.q;
+                exact_p_[i] = x.p;
+            } catch (...) {
+                exact_q_[i] = exact_p_[i] = std::numeric_limits<double>::quiet_NaN();
+                failed = true;
+            }
         }
+        if (failed) throw std::runtime_error("--exact: the exact solution could not be evaluated for some rows");
     }
 
     PendulumJob job_;

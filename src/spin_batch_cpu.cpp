@@ -12,18 +12,24 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
     const std::size_t state_reals = 3 * static_cast<std::size_t>(batch.spins);
     const std::size_t work_reals = spin_workspace_reals(model, batch.spins);
+    // Every thread's contiguous chain and workspace, allocated here, before the parallel region:
+    // an allocation failure is then an ordinary std::bad_alloc for the caller, not a terminate()
+    // inside OpenMP.
+    const std::size_t per_thread = state_reals + work_reals;
+    std::vector<Real> buffers(per_thread * static_cast<std::size_t>(thread_count));
     with_spin_types<Real>(model, [&](auto scheme, auto system) {
         using Body = SpinChainBody<decltype(scheme), decltype(system), Real>;
 #pragma omp parallel num_threads(thread_count)
         {
             // One contiguous chain per thread: the body sees it as an ensemble of one.
-            std::vector<Real> state(state_reals), workspace(work_reals);
+            Real* state = buffers.data() + per_thread * static_cast<std::size_t>(omp_get_thread_num());
+            Real* workspace = state + state_reals;
             Real energy_error = 0, norm_error = 0;
             long long iterations = 0, steps = 0;
             std::uint8_t status = 0;
             const SpinBatchView<Real> local{
-                state.data(), workspace.data(), 1,
-                batch.spins,  &norm_error,      OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
+                state,       workspace,   1,
+                batch.spins, &norm_error, OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
             const Body body{scheme, system, local, step};
 #pragma omp for schedule(dynamic, 4)
             for (long long t = 0; t < n; ++t) {

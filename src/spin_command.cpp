@@ -2,6 +2,8 @@
 // run pipeline.
 #include "spin_command.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 
 #include "geomint/spin/registry.hpp"
@@ -50,8 +52,9 @@ int parse_spin_count(const SpinOptions& o, bool chain) {
 }
 
 SpinInitialConditions parse_initial(const SpinOptions& o, bool chain) {
-    const int given = !o.s0.empty() + !o.wave.empty() + !o.random.empty() + !o.init.empty();
-    if (given > 1) throw UsageError("--s0", "give at most one of --s0, --wave, --random, --init");
+    const int sources = !o.s0.empty() + !o.wave.empty() + !o.random.empty() + !o.init.empty();
+    if (sources > 1) throw UsageError("--s0", "give at most one of --s0, --wave, --random, --init");
+    if (o.random.empty() && given(o.common, "--seed")) throw UsageError("--seed", "applies to --random only");
     SpinInitialConditions ic;
     ic.spins = parse_spin_count(o, chain);
     if (!o.init.empty()) {
@@ -65,10 +68,7 @@ SpinInitialConditions parse_initial(const SpinOptions& o, bool chain) {
     if (!o.random.empty()) {
         ic.source = SpinInitialConditions::Source::random;
         ic.chains = static_cast<std::uint64_t>(parse_positive_integer(o.random, "--random"));
-        const double seed = parse_finite_real(o.seed, "--seed");
-        if (seed < 0 || seed != std::floor(seed) || seed > 1.8e19)
-            throw UsageError("--seed", "must be a non-negative integer");
-        ic.seed = static_cast<std::uint64_t>(seed);
+        ic.seed = parse_uint64(o.seed, "--seed");
     } else if (chain) {
         if (!o.s0.empty()) throw UsageError("--s0", "applies to --system top; use --wave, --random or --init");
         ic.source = SpinInitialConditions::Source::wave;
@@ -79,9 +79,7 @@ SpinInitialConditions parse_initial(const SpinOptions& o, bool chain) {
         ic.source = SpinInitialConditions::Source::s0;
         // Default: the paper's top, s0 = (-1, -1, 1)/sqrt 3 (SPEC §2.5).
         ic.s0 = o.s0.empty() ? std::vector<double>{-1, -1, 1} : parse_real_list(o.s0, 3, "--s0");
-        const double length = std::sqrt(ic.s0[0] * ic.s0[0] + ic.s0[1] * ic.s0[1] + ic.s0[2] * ic.s0[2]);
-        if (!(length > 0) || !std::isfinite(length)) throw UsageError("--s0", "must be a non-zero finite vector");
-        for (double& c : ic.s0) c /= length;
+        if (!normalise_spin(ic.s0.data())) throw UsageError("--s0", "must be a non-zero vector");
     }
     if (chain && ic.spins == 0) throw UsageError("--spins", "is required for --system chain (at least 3)");
     return ic;
@@ -129,9 +127,21 @@ CLI::App* add_spin_command(CLI::App& app, SpinOptions& o) {
     return cmd;
 }
 
+// The output must not be the --init file under another name (compared by device and inode, so
+// ./in.csv, a hard link or a symlink to it are all caught): the input would be destroyed.
+void refuse_output_onto_input(const SpinOptions& o) {
+    if (o.init.empty()) return;
+    struct stat input {
+    }, output{};
+    if (::stat(o.init.c_str(), &input) != 0 || ::stat(o.common.out.c_str(), &output) != 0) return;
+    if (input.st_dev == output.st_dev && input.st_ino == output.st_ino)
+        throw UsageError("--out", "'" + o.common.out + "' is the --init file; writing it would destroy the input");
+}
+
 void run_spin_command(const SpinOptions& options) {
     const SpinJob job = parse_job(options);
     const RunConfig config = parse_run_config(options.common);
+    refuse_output_onto_input(options);
     const std::unique_ptr<Ensemble> ensemble = make_spin_ensemble(job, config);
     run_ensemble(config, *ensemble);
 }

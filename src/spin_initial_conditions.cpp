@@ -4,6 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "geomint/spin/random_spins.hpp"
 #include "number_parsing.hpp"
@@ -35,9 +41,28 @@ void SpinInitialConditions::fill(std::uint64_t global_index, double* out) const 
     }
 }
 
+bool normalise_spin(double* s) {
+    const double square = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
+    double length = std::sqrt(square);
+    if (!(square >= std::numeric_limits<double>::min()) || !std::isfinite(square)) {
+        // The squares overflowed, or underflowed into subnormals whose square root has lost digits
+        // (components beyond about 1e±154): scale by the largest component first. Only then, so
+        // that ordinary input keeps its exact rounding.
+        const double largest = std::max({std::fabs(s[0]), std::fabs(s[1]), std::fabs(s[2])});
+        if (!(largest > 0) || !std::isfinite(largest)) return false;
+        for (int c = 0; c < 3; ++c) s[c] /= largest;
+        length = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    }
+    for (int c = 0; c < 3; ++c) s[c] /= length;
+    return true;
+}
+
 std::vector<std::vector<double>> read_spin_file(const std::string& path, int& spins) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+        throw UsageError("--init", "'" + path + "' is a directory, not a file");
     std::ifstream in(path);
-    if (!in) throw UsageError("--init", "cannot read '" + path + "'");
+    if (!in) throw UsageError("--init", "cannot read '" + path + "': " + std::strerror(errno));
     std::vector<std::vector<double>> rows;
     std::string line;
     for (long line_number = 1; std::getline(in, line); ++line_number) {
@@ -51,11 +76,7 @@ std::vector<std::vector<double>> read_spin_file(const std::string& path, int& sp
         }
         std::vector<double> row = parse_real_list(line, 3 * static_cast<std::size_t>(spins), where);
         for (int i = 0; i < spins; ++i) {
-            double* s = &row[3 * i];
-            const double length = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-            if (!(length > 0) || !std::isfinite(length))
-                throw UsageError(where, "spin " + std::to_string(i + 1) + " is zero or not finite");
-            for (int c = 0; c < 3; ++c) s[c] /= length;
+            if (!normalise_spin(&row[3 * i])) throw UsageError(where, "spin " + std::to_string(i + 1) + " is zero");
         }
         rows.push_back(std::move(row));
     }

@@ -27,6 +27,10 @@ struct SpinInitialConditions {
     void fill(std::uint64_t global_index, double* spins_out) const;
 };
 
+// Scales the 3 finite values at s to unit length; false when they are all zero. Components of
+// any finite size work (1e300 included), and ordinary ones are divided by sqrt(x^2 + y^2 + z^2).
+bool normalise_spin(double* s);
+
 // Reads an --init CSV: one chain per line, x,y,z of spin 1, then spin 2, ...; blank lines and
 // lines starting with '#' are skipped. `spins` 0 means "take the count from the first line".
 // Every spin is normalised; a zero or non-finite spin, or a line of the wrong length, is a

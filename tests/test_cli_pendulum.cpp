@@ -114,6 +114,72 @@ struct BadInput {
     friend void PrintTo(const BadInput& b, std::ostream* os) { *os << "'" << b.arguments << "' names " << b.option; }
 };
 
+// --dt replaces the test's own --dt: a float step that underflows to zero is refused.
+TEST(CliPendulum, FloatStepThatUnderflowsIsRefused) {
+    ScratchFolder scratch;
+    const auto r = run_geomint(
+        "pendulum --precision float --steps 10 --dt 1e-50 --backend cpu --out " + scratch.file("x.csv"), scratch);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.error_output.find("--dt: 1e-50 underflows to 0"), std::string::npos) << r.error_output;
+    EXPECT_EQ(scratch.entries(), 0u);
+}
+
+TEST(CliPendulum, UnknownCommandIsNamed) {
+    ScratchFolder scratch;
+    const auto r = run_geomint("pendulm --steps 1 --dt 0.1", scratch);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.error_output, "geomint: error: unknown command 'pendulm' (valid: pendulum, spin, list; see --help)\n");
+}
+
+// Ends of opposite sign near the largest double: the middle value is 0, not inf - inf.
+TEST(CliPendulum, RangeNearTheLargestDoubleDoesNotOverflow) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("x.csv");
+    const auto r =
+        run_geomint("pendulum --q0 -1e308:1e308:3 --steps 1 --dt 0.1 --backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    const auto rows = read_csv(out);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[1][0], "-1e+308");
+    EXPECT_EQ(rows[2][0], "0");
+    EXPECT_EQ(rows[3][0], "1e+308");
+}
+
+// Past h w = 2 the Newmark equation x + h^2/4 w^2 sin x = rhs can have several roots (SPEC §1.1):
+// the run warns up front, and rows whose Newton derivative changed sign end with root_not_unique
+// instead of a spurious ok. Below the bound neither happens.
+TEST(CliPendulum, StepPastTheUniqueRootBoundWarnsAndFlagsRows) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("x.csv");
+    const auto large =
+        run_geomint("pendulum --q0 0:3:7 --p0 0:3:3 --dt 3 --steps 20 --backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(large.exit_code, 0) << large.error_output;
+    EXPECT_NE(large.error_output.find("geomint: warning: --dt: h = 3 exceeds 2,"), std::string::npos)
+        << large.error_output;
+    int flagged = 0;
+    for (const auto& row : read_csv(out)) flagged += row[8] == "root_not_unique";
+    EXPECT_GT(flagged, 0);
+    const auto small =
+        run_geomint("pendulum --q0 0:3:7 --p0 0:3:3 --dt 1.9 --steps 20 --backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(small.exit_code, 0) << small.error_output;
+    EXPECT_EQ(small.error_output, "");
+    for (const auto& row : read_csv(out)) EXPECT_NE(row[8], "root_not_unique");
+    // Simpson's bound is h w < sqrt 24 = 4.899.
+    const auto simpson =
+        run_geomint("pendulum --scheme simpson --dt 4.8 --steps 2 --backend cpu --quiet --out " + out, scratch);
+    EXPECT_EQ(simpson.error_output, "");
+}
+
+TEST(CliPendulum, AngleWithoutSignificantDigitsIsFlagged) {
+    ScratchFolder scratch;
+    const auto r = run_geomint(
+        "pendulum --q0 1e20 --exact --steps 3 --dt 0.1 --backend cpu --quiet --out " + scratch.file("x.csv"), scratch);
+    ASSERT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.error_output.find("geomint: warning: --q0: |q0| up to 1e+20 leaves fewer than 3 significant digits"),
+              std::string::npos)
+        << r.error_output;
+}
+
 class CliPendulumBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliPendulumBadInput, OneLineErrorNonZeroExitNoFile) {
@@ -129,20 +195,28 @@ TEST_P(CliPendulumBadInput, OneLineErrorNonZeroExitNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Options, CliPendulumBadInput,
-    ::testing::Values(BadInput{"--q0 1:2", "--q0"}, BadInput{"--q0 0:1:0", "--q0"}, BadInput{"--p0 abc", "--p0"},
-                      BadInput{"--dt 0", "--dt"}, BadInput{"--dt -1", "--dt"}, BadInput{"--steps -5", "--steps"},
-                      BadInput{"--steps 0", "--steps"}, BadInput{"--mass 0", "--mass"},
-                      BadInput{"--mass -1:1:3", "--mass"}, BadInput{"--omega nan", "--omega"},
-                      BadInput{"--q0 inf", "--q0"}, BadInput{"--p0 1e999", "--p0"},
-                      BadInput{"--scheme euler", "--scheme"}, BadInput{"--potential morse", "--potential"},
-                      BadInput{"--backend opencl", "--backend"}, BadInput{"--t-end 1", "--dt"},
-                      BadInput{"--threads -2", "--threads"}, BadInput{"--precision half", "--precision"},
-                      BadInput{"--potential duffing --exact", "--exact"}, BadInput{"--chunk-size 0", "--chunk-size"},
-                      BadInput{"--q0 0:1:100000000 --p0 0:1:100000000 --mass 1:2:100000000 --omega 1:2:100000000",
-                               "--q0"},
-                      // A potential's declared parameter is refused for a potential that does not take it.
-                      BadInput{"--beta 2", "--beta"}, BadInput{"--potential duffing --beta 1,2", "--beta"},
-                      BadInput{"--newton-max-iterations 2000000", "--newton-max-iterations"}),
+    ::testing::Values(
+        BadInput{"--q0 1:2", "--q0"}, BadInput{"--q0 0:1:0", "--q0"}, BadInput{"--p0 abc", "--p0"},
+        BadInput{"--dt 0", "--dt"}, BadInput{"--dt -1", "--dt"}, BadInput{"--steps -5", "--steps"},
+        BadInput{"--steps 0", "--steps"}, BadInput{"--mass 0", "--mass"}, BadInput{"--mass -1:1:3", "--mass"},
+        BadInput{"--omega nan", "--omega"}, BadInput{"--q0 inf", "--q0"}, BadInput{"--p0 1e999", "--p0"},
+        BadInput{"--scheme euler", "--scheme"}, BadInput{"--potential morse", "--potential"},
+        BadInput{"--backend opencl", "--backend"}, BadInput{"--t-end 1", "--dt"}, BadInput{"--threads -2", "--threads"},
+        BadInput{"--precision half", "--precision"}, BadInput{"--potential duffing --exact", "--exact"},
+        BadInput{"--chunk-size 0", "--chunk-size"},
+        BadInput{"--q0 0:1:100000000 --p0 0:1:100000000 --mass 1:2:100000000 --omega 1:2:100000000", "--q0"},
+        // A potential's declared parameter is refused for a potential that does not take it.
+        BadInput{"--beta 2", "--beta"}, BadInput{"--potential duffing --beta 1,2", "--beta"},
+        BadInput{"--newton-max-iterations 2000000", "--newton-max-iterations"},
+        // Integers are decimal digits only, for --threads as for every other option.
+        BadInput{"--threads ''", "--threads"}, BadInput{"--threads ' 2'", "--threads"},
+        BadInput{"--threads 0x2", "--threads"}, BadInput{"--threads abc", "--threads"},
+        BadInput{"--threads 100000", "--threads"}, BadInput{"--threads 2147483647", "--threads"},
+        BadInput{"--steps 1e3", "--steps"}, BadInput{"--steps ' 5'", "--steps"},
+        // Values that do not survive conversion to float are refused, naming the option.
+        BadInput{"--precision float --q0 1e39", "--q0"}, BadInput{"--precision float --p0 -1e39", "--p0"},
+        BadInput{"--precision float --mass 1e-50", "--mass"}, BadInput{"--precision float --omega 1:1e40:3", "--omega"},
+        BadInput{"--precision float --potential duffing --beta 1e39", "--beta"}),
     [](const ::testing::TestParamInfo<BadInput>& info) {
         std::string name = std::to_string(info.index) + "_";
         for (const char* c = info.param.option; *c != '\0'; ++c)

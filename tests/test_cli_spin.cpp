@@ -2,6 +2,8 @@
 // and one-line errors with no output file for bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -91,6 +93,68 @@ TEST(CliSpin, InitFileAndAnisotropicChain) {
         EXPECT_EQ(rows[r][11], "ok");
         EXPECT_LT(std::stod(rows[r][9]), 1e-12);  // energy_error
     }
+}
+
+// Seeds are 64-bit integers, all of them: 2^53 and 2^53 + 1 (equal as doubles) give different
+// ensembles, and the largest seed is accepted.
+TEST(CliSpin, SeedsAreFull64BitIntegers) {
+    ScratchFolder scratch;
+    const std::string common = "spin --system chain --spins 3 --random 2 --steps 1 --dt 0.1 --backend cpu --quiet";
+    ASSERT_EQ(run_geomint(common + " --seed 9007199254740992 --out " + scratch.file("a.csv"), scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(common + " --seed 9007199254740993 --out " + scratch.file("b.csv"), scratch).exit_code, 0);
+    EXPECT_NE(read_file(scratch.file("a.csv")), read_file(scratch.file("b.csv")));
+    EXPECT_EQ(run_geomint(common + " --seed 18446744073709551615 --out " + scratch.file("c.csv"), scratch).exit_code,
+              0);
+}
+
+// A spin of huge but finite components is normalised, not called zero or infinite.
+TEST(CliSpin, HugeSpinComponentsAreNormalised) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("a.csv");
+    const auto r = run_geomint(
+        "spin --system top --s0 1e300,1e300,0 --steps 1 --dt 1e-9 --backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    const auto rows = read_csv(out);
+    EXPECT_NEAR(std::stod(rows[1][0]), std::sqrt(0.5), 1e-8);
+    EXPECT_NEAR(std::stod(rows[1][1]), std::sqrt(0.5), 1e-8);
+}
+
+// The output may not be the input under another name: refused before anything is written, the
+// input intact.
+TEST(CliSpin, OutputOntoTheInitFileIsRefused) {
+    ScratchFolder scratch;
+    const std::string in = scratch.file("in.csv");
+    {
+        std::ofstream init(in);
+        init << "1,0,0,0,1,0,0,0,1\n";
+    }
+    const std::string before = read_file(in);
+    for (const std::string& out : {in, scratch.file("./in.csv"), scratch.file("sub/../in.csv")}) {
+        std::filesystem::create_directories(scratch.file("sub"));
+        const auto r =
+            run_geomint("spin --system chain --init " + in + " --steps 2 --dt 0.1 --backend cpu --out " + out, scratch);
+        EXPECT_EQ(r.exit_code, 2) << out;
+        EXPECT_NE(r.error_output.find("--out"), std::string::npos) << r.error_output;
+        EXPECT_EQ(read_file(in), before);
+    }
+}
+
+// A binary --init file: the message is one printable line (bytes escaped), naming the line.
+TEST(CliSpin, BinaryInitFileGivesOnePrintableLine) {
+    ScratchFolder scratch;
+    const std::string in = scratch.file("bin.csv");
+    {
+        std::ofstream init(in, std::ios::binary);
+        init << std::string("\x01\x1b[2J\x00\xff,1,2\n", 11);
+    }
+    const auto r = run_geomint(
+        "spin --system chain --init " + in + " --steps 1 --dt 0.1 --backend cpu --out " + scratch.file("o.csv"),
+        scratch);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(std::count(r.error_output.begin(), r.error_output.end(), '\n'), 1) << r.error_output;
+    EXPECT_NE(r.error_output.find("--init line 1"), std::string::npos) << r.error_output;
+    EXPECT_NE(r.error_output.find("\\x1b"), std::string::npos) << r.error_output;
+    for (const char c : r.error_output) EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << int(c);
 }
 
 TEST(CliSpin, TooLargeStepIsReportedPerTrajectory) {

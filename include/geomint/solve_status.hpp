@@ -13,6 +13,8 @@ enum class SolveStatus : std::uint8_t {
     newton_max_iterations = 1,  // the iteration limit was reached before the tolerance
     non_finite = 2,             // a NaN or an infinity appeared in the state or the solve
     singular_jacobian = 3,      // the Newton derivative vanished
+    root_not_unique = 4,        // the scalar equation's derivative changed sign during the solve: the
+                                // step is past the bound that guarantees one root (SPEC §1.1, §1.2)
 };
 
 // Word written in the `status` column; stable, later tools parse it.
@@ -26,6 +28,8 @@ inline const char* status_name(SolveStatus s) {
             return "non_finite";
         case SolveStatus::singular_jacobian:
             return "singular_jacobian";
+        case SolveStatus::root_not_unique:
+            return "root_not_unique";
     }
     return "unknown";
 }

@@ -12,6 +12,9 @@ struct Newmark {
     static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
     static constexpr const char* summary = "midpoint variational integrator";
     static constexpr int order = 2;
+    // The implicit equation is x + c h^2/m V'(x) = rhs: one root for every rhs while
+    // 1 + c h^2 V''/m > 0 everywhere (SPEC §1.1); the CLI warns past that step.
+    static constexpr double implicit_coefficient = 1.0 / 4;
 
     // Scalar form of SPEC §1.1: x = (q_j + q_{j+1})/2 solves
     //   x + h^2/(4m) V'(x) = q_j + h/(2m) p_j,

@@ -3,11 +3,15 @@
 //   static constexpr const char* name, summary;     // --potential NAME, one line for --help
 //   static constexpr auto parameters;               // run-wide parameters (parameter_spec.hpp)
 //   static Potential from_parameters(const Real*);  // reads them in declaration order
+//   static double lowest_curvature(omega, params);  // inf over q of V''(q)/m (-inf: unbounded),
+//                                                   // for the step bound of a unique root
+//   static constexpr bool periodic;                 // V is periodic in q (q is an angle)
 //   Real mass, omega;                               // per trajectory, set by the body
 //   Real value(q), slope(q), curvature(q);          // V, V', V''
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 #include "geomint/parameter_spec.hpp"
 #include "geomint/platform.hpp"
@@ -23,7 +27,10 @@ struct PendulumPotential {
     Real mass = Real(1);
     Real omega = Real(1);
 
+    static constexpr bool periodic = true;
+
     GEOMINT_HD static PendulumPotential from_parameters(const Real*) { return {}; }
+    static double lowest_curvature(double omega, const double*) { return -omega * omega; }
     GEOMINT_HD Real value(Real q) const { return mass * omega * omega * (Real(1) - std::cos(q)); }
     GEOMINT_HD Real slope(Real q) const { return mass * omega * omega * std::sin(q); }
     GEOMINT_HD Real curvature(Real q) const { return mass * omega * omega * std::cos(q); }
@@ -41,6 +48,12 @@ struct DuffingPotential {
     Real omega = Real(1);
     Real beta = Real(1);
 
+    static constexpr bool periodic = false;
+
+    // V''/m = w^2 + 3 beta q^2: bounded below by w^2 for beta >= 0, unbounded for beta < 0.
+    static double lowest_curvature(double omega, const double* values) {
+        return values[0] >= 0 ? omega * omega : -std::numeric_limits<double>::infinity();
+    }
     GEOMINT_HD static DuffingPotential from_parameters(const Real* values) {
         DuffingPotential potential;
         potential.beta = values[0];

@@ -13,6 +13,9 @@ struct Simpson {
     static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
     static constexpr const char* summary = "Simpson variational integrator (quadratic interpolation)";
     static constexpr int order = 4;
+    // The implicit equation is x + c h^2/m V'(x) = rhs: one root for every rhs while
+    // 1 + c h^2 V''/m > 0 everywhere (SPEC §1.2); the CLI warns past that step.
+    static constexpr double implicit_coefficient = 1.0 / 24;
 
     // SPEC §1.2 with q_r eliminated: the internal node q_m solves
     //   q_m + h^2/(24m) V'(q_m) = q_j + h/(2m) p_j - h^2/(12m) V'(q_j),

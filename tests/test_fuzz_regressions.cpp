@@ -1,0 +1,61 @@
+// Inputs the fuzz targets (fuzz/, tools/run-fuzz.sh) found wrong, held fixed: each test is one
+// finding, with the input as the fuzzer saved it (also in fuzz/corpus/<target>/).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "number_parsing.hpp"
+#include "parameter_axis.hpp"
+#include "spin_initial_conditions.hpp"
+#include "usage_error.hpp"
+
+namespace {
+
+using geomint::UsageError;
+
+// fuzz_number_parsing: "+-1" was read as -1 (the '+' was skipped and from_chars took the '-').
+TEST(FuzzRegression, PlusMinusIsNotANumber) {
+    for (const char* text : {"+-1", "+-0", "+-96.8", "+-1e5"}) {
+        EXPECT_THROW(geomint::parse_finite_real(text, "--q0"), UsageError) << text;
+        EXPECT_THROW(geomint::parse_real_list(std::string("1,") + text + ",3", 3, "--s0"), UsageError) << text;
+        EXPECT_THROW(geomint::parse_parameter_axis(std::string(text) + ":1:3", "--q0"), UsageError) << text;
+    }
+    EXPECT_EQ(geomint::parse_finite_real("+2.5", "--q0"), 2.5);  // a lone leading '+' stays accepted
+}
+
+// fuzz_parameter_axis: with more than 2^53 values, i / (count - 1) rounds to 1 below the last
+// index, and start + (stop - start) * 1 loses a small stop: 0, outside [1, 1e17].
+TEST(FuzzRegression, AxisValuesStayBetweenTheEnds) {
+    for (const char* text : {"1e17:1:1152921504606846976", "2555555555555555558:1:85555555555527777", "-1e308:1e308:3",
+                             "1e308:-1e308:5"}) {
+        const geomint::ParameterAxis axis = geomint::parse_parameter_axis(text, "--q0");
+        const double low = std::min(axis.start, axis.stop), high = std::max(axis.start, axis.stop);
+        for (const std::uint64_t i : {std::uint64_t{1}, axis.count / 2, axis.count - 2}) {
+            const double v = axis.value(i);
+            EXPECT_TRUE(std::isfinite(v) && low <= v && v <= high) << text << " value(" << i << ") = " << v;
+        }
+    }
+}
+
+// fuzz_spin_file: 1e-160,0,0 squares to a subnormal, whose square root is off by 6e-6, so the
+// "normalised" spin had length 1.0000056.
+TEST(FuzzRegression, TinySpinsAreNormalisedToUnitLength) {
+    const geomint_test::ScratchFolder scratch;
+    const std::string path = scratch.file("init.csv");
+    std::ofstream(path) << "1e-160,0,0\n3e-158,4e-158,0\n1e-155,1e-155,1e-155\n1e300,1e300,1e300\n";
+    int spins = 0;
+    const std::vector<std::vector<double>> rows = geomint::read_spin_file(path, spins);
+    ASSERT_EQ(spins, 1);
+    ASSERT_EQ(rows.size(), 4u);
+    for (const std::vector<double>& row : rows) {
+        const double norm = std::sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]);
+        EXPECT_NEAR(norm, 1.0, 1e-14) << row[0] << "," << row[1] << "," << row[2];
+    }
+}
+
+}  // namespace
