@@ -22,8 +22,9 @@ void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& rep
 }  // namespace
 
 void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
+    // Opened, and so validated, before any work; the header is written (and checked) at once.
     AtomicOutputFile file(config.out, "--out");
-    CsvSink csv(file.stream());
+    CsvSink csv(file);
     csv.write_header(ensemble.columns());
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
@@ -33,11 +34,11 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
         const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
         ensemble.compute(begin, n, progress);
         const ColumnSet columns = ensemble.columns();
-        csv.write_rows(columns, n);
+        csv.write_rows(columns, n);  // written before the next chunk: a write error ends the run now
         count_statuses(columns, n, reporter);
     }
-    file.commit();
-    reporter.finish(config.backend.description, config.out);
+    file.commit();  // only now does the output appear under its name
+    reporter.finish(config.backend.description, file.description());
 }
 
 }  // namespace geomint

@@ -164,6 +164,11 @@ TEST(CliPendulum, StepPastTheUniqueRootBoundWarnsAndFlagsRows) {
     ASSERT_EQ(small.exit_code, 0) << small.error_output;
     EXPECT_EQ(small.error_output, "");
     for (const auto& row : read_csv(out)) EXPECT_NE(row[8], "root_not_unique");
+    // At the bound itself (h w = 2, up to rounding of 0.05 * 40) the root is still unique: no warning.
+    const auto at_bound =
+        run_geomint("pendulum --omega 1:40:5 --q0 3 --dt 0.05 --steps 20 --backend cpu --quiet --out " + out, scratch);
+    ASSERT_EQ(at_bound.exit_code, 0) << at_bound.error_output;
+    EXPECT_EQ(at_bound.error_output, "");
     // Simpson's bound is h w < sqrt 24 = 4.899.
     const auto simpson =
         run_geomint("pendulum --scheme simpson --dt 4.8 --steps 2 --backend cpu --quiet --out " + out, scratch);

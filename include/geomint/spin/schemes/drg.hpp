@@ -104,9 +104,13 @@ struct StagedStep {
 };
 
 // Triple-jump coefficients (SPEC §2.2): g1 = g3 = 1/(2 - 2^{1/3}), g2 = 1 - 2 g1.
+// 2^{1/3} is written as its correctly rounded double (also correctly rounded once converted to
+// float), not std::cbrt(2): libm's cbrt is not correctly rounded everywhere (CUDA's, clang's
+// unfolded call), and the same bits on every compiler and backend keep results identical.
 template <class Real>
 GEOMINT_HD Real triple_jump_outer() {
-    return Real(1) / (Real(2) - std::cbrt(Real(2)));
+    constexpr double cube_root_of_two = 1.2599210498948732;
+    return Real(1) / (Real(2) - Real(cube_root_of_two));
 }
 
 // Accumulates a stage outcome; returns false when the step has to stop.
