@@ -24,7 +24,9 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
     cmd.add_option("--newton-max-iterations", o.newton_max_iterations, "Newton iteration limit per step")
         ->capture_default_str();
     cmd.add_flag("--quiet", o.quiet, "no progress or summary on standard error");
-    cmd.add_option("--out", o.out, "output CSV file (required); written atomically");
+    cmd.add_option("--out", o.out, "output file (required): FILE.csv, or - for standard output; written atomically");
+    cmd.add_option("--save-every", o.save_every, "save the state every K steps and at the end (needs an HDF5 --out)")
+        ->capture_default_str();
 }
 
 RunConfig parse_run_config(const CommonOptions& o) {
@@ -42,6 +44,10 @@ RunConfig parse_run_config(const CommonOptions& o) {
     config.quiet = o.quiet;
     if (o.out.empty()) throw UsageError("--out", "is required");
     config.out = o.out;
+    config.save_every = parse_nonnegative_integer(o.save_every, "--save-every");
+    if (config.save_every > 0)
+        throw UsageError("--save-every",
+                         "saved states need an HDF5 output (--out FILE.h5), which this build cannot write yet");
     check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
     config.backend = choose_backend(o.backend, config.threads);
     return config;

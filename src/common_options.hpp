@@ -19,6 +19,7 @@ struct CommonOptions {
     std::string newton_max_iterations = "50";
     bool quiet = false;
     std::string out;
+    std::string save_every = "0";
     const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
 };
 

@@ -27,6 +27,14 @@ struct RunConfig {
     Precision precision = Precision::float64;
     bool quiet = false;
     std::string out;
+    long long save_every = 0;  // save the state every K steps and at the end (0: final state only)
+    // What a self-describing output (HDF5) records about the run; set by the command.
+    struct Description {
+        std::string command;        // "pendulum" or "spin"
+        std::string scheme;         // registry name
+        std::string model;          // the potential or spin system's registry name
+        std::string configuration;  // the run as sweep-file text (TOML); empty until sweep files exist
+    } description;
 };
 
 // One family's ensemble at one floating type, as the pipeline drives it. An implementation owns

@@ -138,7 +138,9 @@ CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& o) {
 
 void run_pendulum_command(const PendulumOptions& options) {
     const ParsedPendulum parsed = parse_job(options);
-    const RunConfig config = parse_run_config(options.common);
+    RunConfig config = parse_run_config(options.common);
+    const PendulumModel& model = parsed.job.model;
+    config.description = {"pendulum", schemes()[model.scheme].name, potentials()[model.potential].name, {}};
     warn_about_step(parsed, config, options.common.dt.empty() ? "--t-end" : "--dt");
     const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(parsed.job, config);
     run_ensemble(config, *ensemble);

@@ -140,7 +140,8 @@ void refuse_output_onto_input(const SpinOptions& o) {
 
 void run_spin_command(const SpinOptions& options) {
     const SpinJob job = parse_job(options);
-    const RunConfig config = parse_run_config(options.common);
+    RunConfig config = parse_run_config(options.common);
+    config.description = {"spin", schemes()[job.model.scheme].name, systems()[job.model.system].name, {}};
     refuse_output_onto_input(options);
     const std::unique_ptr<Ensemble> ensemble = make_spin_ensemble(job, config);
     run_ensemble(config, *ensemble);
