@@ -28,7 +28,7 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
     csv.write_header(ensemble.columns());
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
-    RunReporter reporter(total, config.quiet);
+    RunReporter reporter(total, config.quiet, config.time.steps);
     const ProgressCallback progress = reporter.callback();
     for (std::uint64_t begin = 0; begin < total; begin += chunk) {
         const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
