@@ -17,16 +17,16 @@ struct PortraitCudaHistogram::Device {
 
 namespace {
 
-// One thread per point: the same PixelMapper as the CPU, then atomic adds.
+// One thread per point: the recorder a per-trajectory body will use (the CPU's PixelMapper, then
+// atomic adds).
 struct RecordPointBody {
-    portrait::PixelMapper mapper;
-    portrait::HistogramView view;
+    portrait::AtomicRecorder record;
     const double* x;
     const double* y;
     const std::uint32_t* energy_codes;
 
     __device__ void operator()(std::size_t k) const {
-        portrait::atomic_add(view, mapper.pixel(x[k], y[k]), energy_codes != nullptr ? energy_codes[k] : 0u);
+        record(portrait::PlanePoint{x[k], y[k]}, energy_codes != nullptr ? energy_codes[k] : 0u);
     }
 };
 
@@ -52,8 +52,10 @@ void PortraitCudaHistogram::record_points(const double* x, const double* y, cons
     upload(x, n, dx);
     upload(y, n, dy);
     if (energy_codes != nullptr) upload(energy_codes, n, dcodes);
-    const RecordPointBody body{portrait::PixelMapper(device_->grid), device_view(), device_pointer(dx),
-                               device_pointer(dy), energy_codes != nullptr ? device_pointer(dcodes) : nullptr};
+    const RecordPointBody body{{portrait::PixelMapper(device_->grid), device_view()},
+                               device_pointer(dx),
+                               device_pointer(dy),
+                               energy_codes != nullptr ? device_pointer(dcodes) : nullptr};
     launch_for_each_index(body, n);
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #include "geomint/portrait/histogram_view.hpp"
+#include "geomint/portrait/pixel_grid.hpp"
+#include "geomint/portrait/plane.hpp"
 
 namespace geomint::portrait {
 
@@ -14,5 +16,15 @@ __device__ inline void atomic_add(const HistogramView& view, long long pixel, st
     atomicAdd(view.counts + pixel, HistogramCount{1});
     if (view.energy_sums != nullptr) atomicAdd(view.energy_sums + pixel, HistogramCount{energy_code});
 }
+
+// The device twin of PlainRecorder (geomint/portrait/plain_recorder.hpp): the same call, atomic adds.
+struct AtomicRecorder {
+    PixelMapper mapper;
+    HistogramView view;
+
+    __device__ void operator()(PlanePoint p, std::uint32_t energy_code) const {
+        atomic_add(view, mapper.pixel(p), energy_code);
+    }
+};
 
 }  // namespace geomint::portrait

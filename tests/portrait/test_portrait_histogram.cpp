@@ -12,6 +12,8 @@
 #include "density_histogram.hpp"
 #include "energy_scale.hpp"
 #include "geomint/portrait/pixel_grid.hpp"
+#include "geomint/portrait/plain_recorder.hpp"
+#include "geomint/portrait/record_schedule.hpp"
 #include "portrait_cpu_accumulator.hpp"
 
 namespace {
@@ -108,7 +110,8 @@ TEST(PortraitHistogram, PerThreadMergeIsBitIdenticalForAnyThreadCount) {
     for (const int threads : {1, 2, 3, 7}) {
         const DensityHistogram merged =
             geomint::accumulate_cpu(kGrid, true, kTrajectories, threads, [&](std::size_t i, const HistogramView& view) {
-                for (const Point& p : trajectory_points(i)) view.add(mapper.pixel(p.x, p.y), energy_code_of(i));
+                const geomint::portrait::PlainRecorder record{mapper, view};
+                for (const Point& p : trajectory_points(i)) record({p.x, p.y}, energy_code_of(i));
             });
         EXPECT_TRUE(std::equal(merged.counts().begin(), merged.counts().end(), reference.counts().begin()))
             << threads << " threads";
@@ -153,6 +156,29 @@ TEST(PortraitHistogram, GridsAreValidated) {
     DensityHistogram a(kGrid, true), b(PixelGrid{64, 32, {-2.0, 2.0, -1.0, 3.5}}, true), c(kGrid, false);
     EXPECT_THROW(a.add(b), std::invalid_argument);
     EXPECT_THROW(a.add(c), std::invalid_argument);
+}
+
+TEST(PortraitSchedule, SkipThenEveryKth) {
+    const geomint::portrait::RecordSchedule all{0, 1};
+    EXPECT_TRUE(all.records(0));  // the initial state
+    EXPECT_TRUE(all.records(1));
+    EXPECT_EQ(all.recorded_states(10), 11);
+    const geomint::portrait::RecordSchedule later{5, 3};
+    EXPECT_FALSE(later.records(4));
+    EXPECT_TRUE(later.records(5));
+    EXPECT_FALSE(later.records(6));
+    EXPECT_TRUE(later.records(8));
+    // recorded_states agrees with counting records() one state at a time.
+    for (long long skip = 0; skip < 6; ++skip) {
+        for (long long every = 1; every < 5; ++every) {
+            const geomint::portrait::RecordSchedule schedule{skip, every};
+            long long counted = 0;
+            for (long long steps = 0; steps < 40; ++steps) {
+                counted += schedule.records(steps) ? 1 : 0;
+                ASSERT_EQ(schedule.recorded_states(steps), counted) << skip << " " << every << " " << steps;
+            }
+        }
+    }
 }
 
 TEST(PortraitEnergy, CodesSpanTheRange) {
