@@ -107,7 +107,9 @@ TEST(PortraitHistogram, PerThreadMergeIsBitIdenticalForAnyThreadCount) {
     constexpr std::size_t kTrajectories = 301;
     const DensityHistogram reference = serial_reference(kTrajectories);
     const PixelMapper mapper(kGrid);
-    for (const int threads : {1, 2, 3, 7}) {
+    // Largest team first: libomp 14 under LeakSanitizer reports its own team memory as leaked when a
+    // team grows after a smaller team of 2 or more (reproduced with a bare omp parallel, no geomint).
+    for (const int threads : {7, 3, 2, 1}) {
         const DensityHistogram merged =
             geomint::accumulate_cpu(kGrid, true, kTrajectories, threads, [&](std::size_t i, const HistogramView& view) {
                 const geomint::portrait::PlainRecorder record{mapper, view};
