@@ -12,6 +12,7 @@
 #include "number_parsing.hpp"
 #include "parameter_axis.hpp"
 #include "spin_initial_conditions.hpp"
+#include "sweep_file.hpp"
 #include "usage_error.hpp"
 
 namespace {
@@ -56,6 +57,42 @@ TEST(FuzzRegression, TinySpinsAreNormalisedToUnitLength) {
         const double norm = std::sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]);
         EXPECT_NEAR(norm, 1.0, 1e-14) << row[0] << "," << row[1] << "," << row[2];
     }
+}
+
+// fuzz_sweep_file: toml++ 3.3.0 reached __builtin_unreachable (undefined behaviour) testing a
+// non-ASCII character such as U+FEDF or U+00A7 for whitespace; non-ASCII bytes never reach it now.
+TEST(FuzzRegression, NonAsciiBytesAreRefusedBeforeToml) {
+    const std::string inputs[] = {
+        "\xef\xbb\x9f"
+        "command = \"spin\"\r\nsteps = 1\r\n",  // as the fuzzer saved it
+        "command = \"spin\"\ns = \"\"\"\\\n\xc2\xa7\"\"\"\n"};
+    const std::size_t lines[] = {1, 3};
+    for (std::size_t k = 0; k < 2; ++k) {
+        try {
+            geomint::parse_sweep_text(inputs[k], "f.toml");
+            ADD_FAILURE() << "accepted: " << inputs[k];
+        } catch (const UsageError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("f.toml:" + std::to_string(lines[k]) + ": non-ASCII byte", 0), 0u)
+                << e.what();
+        }
+    }
+}
+
+// fuzz_sweep_file: toml++ 3.3.0 assumes a digit after a date's 'T' (undefined behaviour with
+// NDEBUG, an assertion without): "1979-05-27Tdt:32:00Z" broke it; such text never reaches it now.
+TEST(FuzzRegression, DateTimeWithoutDigitsIsRefusedBeforeToml) {
+    for (const char* text : {"command = \"spin\"\na = 1979-05-27Tdt:32:00Z\n",
+                             "command = \"spin\"\na = 1979-05-27tx:\n", "command = \"spin\"\na = 1979-05-27T"}) {
+        try {
+            geomint::parse_sweep_text(text, "f.toml");
+            ADD_FAILURE() << "accepted: " << text;
+        } catch (const UsageError& e) {
+            EXPECT_STREQ(e.what(), "f.toml:2: a date-time needs a time of digits after the 'T'");
+        }
+    }
+    // A real date-time still reads (and is no option value).
+    EXPECT_EQ(geomint::parse_sweep_text("command = \"spin\"\na = 1979-05-27T07:32:00Z\n", "f.toml").settings.at(0).text,
+              "a date-time");
 }
 
 }  // namespace
