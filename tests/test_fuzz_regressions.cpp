@@ -78,21 +78,20 @@ TEST(FuzzRegression, NonAsciiBytesAreRefusedBeforeToml) {
     }
 }
 
-// fuzz_sweep_file: toml++ 3.3.0 assumes a digit after a date's 'T' (undefined behaviour with
-// NDEBUG, an assertion without): "1979-05-27Tdt:32:00Z" broke it; such text never reaches it now.
-TEST(FuzzRegression, DateTimeWithoutDigitsIsRefusedBeforeToml) {
-    for (const char* text : {"command = \"spin\"\na = 1979-05-27Tdt:32:00Z\n",
-                             "command = \"spin\"\na = 1979-05-27tx:\n", "command = \"spin\"\na = 1979-05-27T"}) {
+// fuzz_sweep_file: inputs that failed assertions of toml++ 3.3.0 built from its headers without
+// NDEBUG (a date's 'T' without digits, a control byte after '[', "[1,}"): Debian's library, which
+// geomint links, reports them as TOML errors, and so must the reader, naming the line.
+TEST(FuzzRegression, MalformedTomlIsAnErrorNamingTheLine) {
+    const std::string control("command = \"spin\"\n[\x01\0\0\0\0\0\0\0 1\n[z]\nw = 2\n", 39);  // as saved
+    for (const std::string& text : {std::string("command = \"spin\"\na = 1979-05-27Tdt:32:00Z\n"), control,
+                                    std::string("command = \"spin\"\na = { x = 1, y = [1,}\n")}) {
         try {
             geomint::parse_sweep_text(text, "f.toml");
             ADD_FAILURE() << "accepted: " << text;
         } catch (const UsageError& e) {
-            EXPECT_STREQ(e.what(), "f.toml:2: a date-time needs a time of digits after the 'T'");
+            EXPECT_EQ(std::string(e.what()).rfind("f.toml:2: not a valid TOML file: ", 0), 0u) << e.what();
         }
     }
-    // A real date-time still reads (and is no option value).
-    EXPECT_EQ(geomint::parse_sweep_text("command = \"spin\"\na = 1979-05-27T07:32:00Z\n", "f.toml").settings.at(0).text,
-              "a date-time");
 }
 
 }  // namespace
