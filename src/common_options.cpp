@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "number_parsing.hpp"
+#include "sweep_arguments.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -27,6 +29,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
     cmd.add_option("--out", o.out, "output file (required): FILE.csv, or - for standard output; written atomically");
     cmd.add_option("--save-every", o.save_every, "save the state every K steps and at the end (needs an HDF5 --out)")
         ->capture_default_str();
+    cmd.add_flag("--print-config", o.print_config,
+                 "check the options, print the equivalent sweep file (for `geomint run`) and run nothing");
 }
 
 RunConfig parse_run_config(const CommonOptions& o) {
@@ -51,6 +55,23 @@ RunConfig parse_run_config(const CommonOptions& o) {
     check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
     config.backend = choose_backend(o.backend, config.threads);
     return config;
+}
+
+bool record_configuration(const CommonOptions& o, RunConfig& config,
+                          const std::map<std::string, std::string>& implied) {
+    if (o.command == nullptr) return false;
+    try {
+        config.description.configuration = canonical_configuration(*o.command, implied);
+    } catch (const UsageError&) {
+        if (o.print_config) throw;
+        config.description.configuration.clear();
+        return false;
+    }
+    if (!o.print_config) return false;
+    std::fputs(config.description.configuration.c_str(), stdout);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        throw std::runtime_error("--print-config: cannot write standard output");
+    return true;
 }
 
 bool given(const CommonOptions& o, const std::string& option) {

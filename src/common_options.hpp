@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "ensemble_pipeline.hpp"
@@ -20,6 +21,7 @@ struct CommonOptions {
     bool quiet = false;
     std::string out;
     std::string save_every = "0";
+    bool print_config = false;          // print the run as a sweep file instead of running it
     const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
 };
 
@@ -32,6 +34,13 @@ void add_common_options(CLI::App& command, CommonOptions& options, const std::st
 // Parses them; throws UsageError naming the offending option. Chooses the backend last, so that
 // a bad option is reported before any device is touched.
 RunConfig parse_run_config(const CommonOptions& options);
+
+// Records the run as sweep-file text in config.description.configuration (sweep_arguments.hpp;
+// `implied` gives defaults that depend on other options). With --print-config prints that text on
+// standard output and returns true: the caller runs nothing. Without it a run whose values cannot
+// be written as TOML (a file name that is not UTF-8) records an empty configuration and goes on.
+bool record_configuration(const CommonOptions& options, RunConfig& config,
+                          const std::map<std::string, std::string>& implied);
 
 // --precision alone (a family checks its inputs against it before the rest is parsed).
 Precision parse_precision(const std::string& text);

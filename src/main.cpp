@@ -1,15 +1,21 @@
-// geomint command line: `geomint pendulum ...`, `geomint spin ...` and `geomint list`.
-// Every error is one line "geomint: error: ..." on standard error and a non-zero exit status:
-// 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage, 128 + n after signal n.
+// geomint command line: `geomint pendulum ...`, `geomint spin ...`, `geomint run FILE` and
+// `geomint list`. Every error is one line "geomint: error: ..." on standard error and a non-zero
+// exit status: 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage, 128 + n
+// after signal n.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "list_command.hpp"
 #include "pendulum_command.hpp"
 #include "spin_command.hpp"
+#include "sweep_arguments.hpp"
+#include "sweep_file.hpp"
 #include "usage_error.hpp"
 
 namespace {
@@ -22,6 +28,34 @@ int fail(int status, const std::string& message) {
     return status;
 }
 
+// The whole command line, with the options each command fills. A sweep file is parsed by a fresh
+// one of these, as if its arguments had been typed.
+struct Cli {
+    Cli() {
+        app.require_subcommand(1);
+        app.footer(
+            "Exit status: 0 success, 1 runtime failure (write error, out of memory, CUDA error), 2 bad usage,\n"
+            "128 + n when stopped by signal n. A failed run leaves no output file and no temporary file.");
+        pendulum_command = geomint::add_pendulum_command(app, pendulum);
+        spin_command = geomint::add_spin_command(app, spin);
+        run_command = app.add_subcommand("run", "Run the pendulum or spin ensemble a sweep file (TOML) describes");
+        run_command
+            ->add_option("FILE", sweep_path,
+                         "sweep file: command = \"pendulum\" or \"spin\", then one key per "
+                         "option of that command (see README, Sweep files)")
+            ->required();
+        list_command = geomint::add_list_command(app);
+    }
+    Cli(const Cli&) = delete;
+    Cli& operator=(const Cli&) = delete;
+
+    CLI::App app{"geomint: structure-preserving ensemble integrator (CPU and CUDA)", "geomint"};
+    geomint::PendulumOptions pendulum;
+    geomint::SpinOptions spin;
+    std::string sweep_path;
+    CLI::App *pendulum_command = nullptr, *spin_command = nullptr, *run_command = nullptr, *list_command = nullptr;
+};
+
 // An option given with an empty value ("--init ''") is an error, never silently its default.
 void refuse_empty_values(const CLI::App& command) {
     for (const CLI::Option* option : command.get_options()) {
@@ -31,38 +65,56 @@ void refuse_empty_values(const CLI::App& command) {
     }
 }
 
+// Runs the parsed family or list command.
+void execute(const Cli& cli) {
+    for (const CLI::App* command : {cli.pendulum_command, cli.spin_command, cli.list_command})
+        if (command->parsed()) refuse_empty_values(*command);
+    if (cli.pendulum_command->parsed()) geomint::run_pendulum_command(cli.pendulum);
+    if (cli.spin_command->parsed()) geomint::run_spin_command(cli.spin);
+    if (cli.list_command->parsed()) geomint::run_list_command();
+}
+
+// `geomint run FILE`: the file's settings become the arguments of its command, parsed and run as
+// on the command line; errors about an option name the file's key and line instead.
+void run_sweep_file(const std::string& path) {
+    const geomint::SweepFile file = geomint::read_sweep_file(path);
+    const auto cli = std::make_unique<Cli>();
+    std::vector<std::string> arguments = geomint::sweep_arguments(file, cli->app);
+    const CLI::App* command = cli->app.get_subcommand(file.command);
+    std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
+    try {
+        cli->app.parse(arguments);
+        execute(*cli);
+    } catch (const CLI::ParseError& e) {
+        throw geomint::locate_in_file(file, *command, e.what());
+    } catch (const geomint::UsageError& e) {
+        throw geomint::locate_in_file(file, *command, e.what());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"geomint: structure-preserving ensemble integrator (CPU and CUDA)", "geomint"};
-    app.require_subcommand(1);
-    app.footer(
-        "Exit status: 0 success, 1 runtime failure (write error, out of memory, CUDA error), 2 bad usage,\n"
-        "128 + n when stopped by signal n. A failed run leaves no output file and no temporary file.");
-    geomint::PendulumOptions pendulum;
-    CLI::App* pendulum_command = geomint::add_pendulum_command(app, pendulum);
-    geomint::SpinOptions spin;
-    CLI::App* spin_command = geomint::add_spin_command(app, spin);
-    CLI::App* list_command = geomint::add_list_command(app);
+    const auto cli = std::make_unique<Cli>();
     const std::string first = argc > 1 ? argv[1] : "";
-    if (!first.empty() && first[0] != '-' && first != "pendulum" && first != "spin" && first != "list")
+    if (!first.empty() && first[0] != '-' && first != "pendulum" && first != "spin" && first != "run" &&
+        first != "list")
         return fail(kUsageError,
-                    std::string("unknown command '") + argv[1] + "' (valid: pendulum, spin, list; see --help)");
+                    std::string("unknown command '") + argv[1] + "' (valid: pendulum, spin, run, list; see --help)");
     try {
-        app.parse(argc, argv);
+        cli->app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        return cli->app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        return cli->app.exit(e);
     } catch (const CLI::ParseError& e) {
         return fail(kUsageError, std::string(e.what()) + " (see --help)");
     }
     try {
-        for (const CLI::App* command : {pendulum_command, spin_command, list_command})
-            if (command->parsed()) refuse_empty_values(*command);
-        if (pendulum_command->parsed()) geomint::run_pendulum_command(pendulum);
-        if (spin_command->parsed()) geomint::run_spin_command(spin);
-        if (list_command->parsed()) geomint::run_list_command();
+        if (cli->run_command->parsed())
+            run_sweep_file(cli->sweep_path);
+        else
+            execute(*cli);
     } catch (const geomint::UsageError& e) {
         return fail(kUsageError, e.what());
     } catch (const std::bad_alloc&) {

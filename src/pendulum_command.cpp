@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "geomint/pendulum/registry.hpp"
 #include "number_parsing.hpp"
@@ -26,12 +27,6 @@ const std::vector<RegistryEntryInfo>& potentials() {
     return list;
 }
 
-ParameterAxis parse_positive_axis(const std::string& text, const std::string& option) {
-    const ParameterAxis axis = parse_parameter_axis(text, option);
-    if (!(std::min(axis.start, axis.stop) > 0)) throw UsageError(option, "values must be positive, got '" + text + "'");
-    return axis;
-}
-
 // Every value of an axis survives conversion to the run's floating type (its ends bound it).
 void check_axis(const ParameterAxis& axis, Precision precision, const std::string& option, bool positive) {
     check_representable(axis.start, precision, option, positive);
@@ -40,8 +35,58 @@ void check_axis(const ParameterAxis& axis, Precision precision, const std::strin
 
 struct ParsedPendulum {
     PendulumJob job;
-    ParameterAxis omega, q0;
+    ParameterAxis omega, q0;  // their extremes, for the warnings
 };
+
+// With --random: VALUE (fixed) or LOW:HIGH (uniform on [LOW, HIGH)).
+RandomPendulumParameters::Range parse_random_range(const std::string& text, const std::string& option, bool positive) {
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos) {
+        const double value = parse_finite_real(text, option);
+        if (positive && !(value > 0)) throw UsageError(option, "values must be positive, got '" + text + "'");
+        return {value, value};
+    }
+    if (text.find(':', colon + 1) != std::string::npos)
+        throw UsageError(option, "with --random, give VALUE or LOW:HIGH, not a START:STOP:COUNT grid ('" + text + "')");
+    const double low = parse_finite_real(text.substr(0, colon), option),
+                 high = parse_finite_real(text.substr(colon + 1), option);
+    if (!(low < high)) throw UsageError(option, "LOW:HIGH needs LOW < HIGH, got '" + text + "'");
+    if (!std::isfinite(high - low)) throw UsageError(option, "HIGH - LOW overflows in '" + text + "'");
+    if (positive && !(low > 0)) throw UsageError(option, "values must be positive, got '" + text + "'");
+    return {low, high};
+}
+
+// The rows: --random draws them, otherwise the Cartesian grid of the four axes.
+ParsedPendulum parse_rows(const PendulumOptions& o, Precision precision) {
+    const std::vector<std::string> options{"--mass", "--omega", "--q0", "--p0"};
+    const std::vector<const std::string*> texts{&o.mass, &o.omega, &o.q0, &o.p0};
+    const std::vector<bool> positive{true, true, false, false};
+    const ParameterAxis single{0, 0, 1};
+    ParsedPendulum parsed{{{}, ParameterGrid({single, single, single, single}, "--q0"), std::nullopt, o.exact}, {}, {}};
+    std::vector<ParameterAxis> axes;
+    if (!o.random.empty()) {
+        RandomPendulumParameters random;
+        random.count = static_cast<std::uint64_t>(parse_positive_integer(o.random, "--random"));
+        random.seed = parse_uint64(o.seed, "--seed");
+        for (std::size_t k = 0; k < 4; ++k) {
+            random.ranges[k] = parse_random_range(*texts[k], options[k], positive[k]);
+            axes.push_back({random.ranges[k].low, random.ranges[k].high, 1});
+        }
+        parsed.job.random = random;
+    } else {
+        if (given(o.common, "--seed")) throw UsageError("--seed", "applies to --random only");
+        for (std::size_t k = 0; k < 4; ++k) {
+            axes.push_back(parse_parameter_axis(*texts[k], options[k]));
+            if (positive[k] && !(std::min(axes[k].start, axes[k].stop) > 0))
+                throw UsageError(options[k], "values must be positive, got '" + *texts[k] + "'");
+        }
+    }
+    for (std::size_t k = 0; k < 4; ++k) check_axis(axes[k], precision, options[k], positive[k]);
+    if (!parsed.job.random) parsed.job.grid = ParameterGrid(axes, "--q0/--p0/--mass/--omega");
+    parsed.omega = axes[kOmegaAxis];
+    parsed.q0 = axes[kQ0Axis];
+    return parsed;
+}
 
 ParsedPendulum parse_job(const PendulumOptions& o) {
     PendulumModel model;
@@ -49,20 +94,15 @@ ParsedPendulum parse_job(const PendulumOptions& o) {
     model.potential = choose_by_name(names_of(potentials()), o.potential, "--potential", "potential");
     model.potential_parameters = o.potential_parameters.values_for(model.potential);
     const Precision precision = parse_precision(o.common.precision);
-    const ParameterAxis mass = parse_positive_axis(o.mass, "--mass"), omega = parse_positive_axis(o.omega, "--omega"),
-                        q0 = parse_parameter_axis(o.q0, "--q0"), p0 = parse_parameter_axis(o.p0, "--p0");
-    check_axis(mass, precision, "--mass", true);
-    check_axis(omega, precision, "--omega", true);
-    check_axis(q0, precision, "--q0", false);
-    check_axis(p0, precision, "--p0", false);
+    ParsedPendulum parsed = parse_rows(o, precision);
     std::size_t value = 0;
     for (const ParameterSpec& p : potentials()[model.potential].parameters)
         for (int c = 0; c < p.components; ++c)
             check_representable(model.potential_parameters[value++], precision, std::string("--") + p.name, false);
-    ParameterGrid grid({mass, omega, q0, p0}, "--q0/--p0/--mass/--omega");
     if (o.exact && potentials()[model.potential].name != "pendulum")
         throw UsageError("--exact", "the exact solution exists for --potential pendulum only");
-    return {{std::move(model), std::move(grid), o.exact}, omega, q0};
+    parsed.job.model = std::move(model);
+    return parsed;
 }
 
 void warn(const std::string& message) { std::fprintf(stderr, "geomint: warning: %s\n", printable(message).c_str()); }
@@ -122,15 +162,23 @@ CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& o) {
     cmd->add_option("--potential", o.potential, join_names(names_of(potentials())) + " (see below)")
         ->capture_default_str();
     o.potential_parameters.add_to(*cmd);
-    cmd->add_option("--mass", o.mass, "mass m: VALUE or START:STOP:COUNT")->capture_default_str();
-    cmd->add_option("--omega", o.omega, "angular frequency w: VALUE or START:STOP:COUNT")->capture_default_str();
-    cmd->add_option("--q0", o.q0, "initial angle: VALUE or START:STOP:COUNT")->capture_default_str();
-    cmd->add_option("--p0", o.p0, "initial momentum m q': VALUE or START:STOP:COUNT")->capture_default_str();
+    cmd->add_option("--mass", o.mass, "mass m: VALUE or START:STOP:COUNT (LOW:HIGH with --random)")
+        ->capture_default_str();
+    cmd->add_option("--omega", o.omega, "angular frequency w: VALUE or START:STOP:COUNT (LOW:HIGH with --random)")
+        ->capture_default_str();
+    cmd->add_option("--q0", o.q0, "initial angle: VALUE or START:STOP:COUNT (LOW:HIGH with --random)")
+        ->capture_default_str();
+    cmd->add_option("--p0", o.p0, "initial momentum m q': VALUE or START:STOP:COUNT (LOW:HIGH with --random)")
+        ->capture_default_str();
+    cmd->add_option("--random", o.random,
+                    "COUNT rows, each of --mass --omega --q0 --p0 fixed (VALUE) or uniform on [LOW, HIGH)");
+    cmd->add_option("--seed", o.seed, "seed of --random, 0 to 18446744073709551615 (default 0; reproducible)");
     add_common_options(*cmd, o.common, "1048576");
     cmd->add_flag("--exact", o.exact, "add q_exact,p_exact: the exact solution at T (pendulum only, SPEC 1.3)");
     cmd->footer(describe_schemes_for_help(schemes(), "--scheme") +
                 describe_entries_for_help(potentials(), "--potential") +
-                "Rows: the Cartesian product of --mass, --omega, --q0, --p0 in that order, --p0 varying fastest.\n"
+                "Rows: the Cartesian product of --mass, --omega, --q0, --p0 in that order, --p0 varying fastest;\n"
+                "with --random COUNT, COUNT rows whose values depend only on (--seed, row, parameter).\n"
                 "Columns: q0,p0,mass,omega,q,p,energy_error,newton_iterations,status,steps_completed"
                 "[,q_exact,p_exact].");
     return cmd;
@@ -142,6 +190,10 @@ void run_pendulum_command(const PendulumOptions& options) {
     const PendulumModel& model = parsed.job.model;
     config.description = {"pendulum", schemes()[model.scheme].name, potentials()[model.potential].name, {}};
     warn_about_step(parsed, config, options.common.dt.empty() ? "--t-end" : "--dt");
+    std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
+    for (const ParameterSpec& p : potentials()[model.potential].parameters) implied[p.name] = p.default_value;
+    if (!options.random.empty()) implied["seed"] = "0";
+    if (record_configuration(options.common, config, implied)) return;
     const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(parsed.job, config);
     run_ensemble(config, *ensemble);
 }

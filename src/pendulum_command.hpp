@@ -17,6 +17,7 @@ struct PendulumOptions {
     std::string potential = "pendulum";
     DeclaredParameterOptions potential_parameters;  // --beta, ... as the potentials declare them
     std::string mass = "1", omega = "1", q0 = "1", p0 = "0";
+    std::string random, seed = "0";  // --random COUNT: draw each parameter from its LOW:HIGH
     bool exact = false;
     CommonOptions common;
 };

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "geomint/counter_random.hpp"
 #include "pendulum_batch.hpp"
 #include "pendulum_exact.hpp"
 
@@ -24,22 +26,22 @@ public:
         : job_(job),
           config_(config),
           step_{static_cast<Real>(config.time.dt), config.time.steps, {}},
-          capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(config.chunk_size, job.grid.size()))) {
+          capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(config.chunk_size, job.size()))) {
         step_.newton.max_iterations = config.newton_max_iterations;
         if (config.backend.backend == Backend::cuda)
             cuda_ = std::make_unique<PendulumCudaRunner<Real>>(job.model, step_, capacity_);
     }
 
-    std::uint64_t size() const override { return job_.grid.size(); }
+    std::uint64_t size() const override { return job_.size(); }
     std::size_t chunk_capacity() const override { return capacity_; }
 
     void compute(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) override {
         batch_.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            batch_.mass[i] = static_cast<Real>(job_.grid.value(begin + i, kMassAxis));
-            batch_.omega[i] = static_cast<Real>(job_.grid.value(begin + i, kOmegaAxis));
-            batch_.q0[i] = static_cast<Real>(job_.grid.value(begin + i, kQ0Axis));
-            batch_.p0[i] = static_cast<Real>(job_.grid.value(begin + i, kP0Axis));
+            batch_.mass[i] = static_cast<Real>(job_.value(begin + i, kMassAxis));
+            batch_.omega[i] = static_cast<Real>(job_.value(begin + i, kOmegaAxis));
+            batch_.q0[i] = static_cast<Real>(job_.value(begin + i, kQ0Axis));
+            batch_.p0[i] = static_cast<Real>(job_.value(begin + i, kP0Axis));
         }
         if (cuda_) {
             cuda_->run(batch_.view(), n);
@@ -103,6 +105,16 @@ private:
 };
 
 }  // namespace
+
+double RandomPendulumParameters::value(std::uint64_t row, std::size_t axis) const {
+    const Range& r = ranges[axis];
+    if (r.low == r.high) return r.low;
+    const double u = unit_interval(counter_hash(seed, row, axis, 0));
+    // high - low is finite (checked when parsed); rounding may land on `high`, which the range
+    // excludes: the largest double below it instead.
+    const double v = r.low + (r.high - r.low) * u;
+    return v < r.high ? v : std::nextafter(r.high, r.low);
+}
 
 std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config) {
     if (config.precision == Precision::float32) return std::make_unique<PendulumEnsemble<float>>(job, config);

@@ -2,7 +2,9 @@
 // CUDA backend, and the optional exact solution as derived columns.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <optional>
 
 #include "ensemble_pipeline.hpp"
 #include "parameter_axis.hpp"
@@ -10,14 +12,32 @@
 
 namespace geomint {
 
+enum PendulumAxis : std::size_t { kMassAxis, kOmegaAxis, kQ0Axis, kP0Axis };
+
+// `--random COUNT --seed S`: each parameter fixed (low == high) or uniform on [low, high), drawn
+// from a counter-based hash of (seed, row, parameter): a row's values never depend on chunking.
+struct RandomPendulumParameters {
+    struct Range {
+        double low = 0, high = 0;
+    };
+    std::uint64_t count = 1;
+    std::uint64_t seed = 0;
+    std::array<Range, 4> ranges;  // by PendulumAxis
+    double value(std::uint64_t row, std::size_t axis) const;
+};
+
 // What `geomint pendulum` asks for, parsed.
 struct PendulumJob {
     PendulumModel model;
-    ParameterGrid grid;  // axes in row order: mass, omega, q0, p0 (the last varies fastest)
-    bool exact = false;  // add q_exact, p_exact (SPEC §1.3)
-};
+    ParameterGrid grid;                              // axes in row order: mass, omega, q0, p0 (the last varies fastest)
+    std::optional<RandomPendulumParameters> random;  // when set, the rows instead of `grid`
+    bool exact = false;                              // add q_exact, p_exact (SPEC §1.3)
 
-enum PendulumAxis : std::size_t { kMassAxis, kOmegaAxis, kQ0Axis, kP0Axis };
+    std::uint64_t size() const { return random ? random->count : grid.size(); }
+    double value(std::uint64_t row, std::size_t axis) const {
+        return random ? random->value(row, axis) : grid.value(row, axis);
+    }
+};
 
 // The ensemble at the run's precision.
 std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <map>
 
 #include "geomint/spin/registry.hpp"
 #include "number_parsing.hpp"
@@ -117,7 +118,8 @@ CLI::App* add_spin_command(CLI::App& app, SpinOptions& o) {
     cmd->add_option("--s0", o.s0, "top: initial spin x,y,z (normalised; default (-1,-1,1)/sqrt 3)");
     cmd->add_option("--wave", o.wave, "chains: the spin wave of SPEC 2 with latitude PHI (default pi/3)");
     cmd->add_option("--random", o.random, "COUNT trajectories with spins uniform on each sphere");
-    cmd->add_option("--seed", o.seed, "seed of --random (results are reproducible)")->capture_default_str();
+    // No captured default: a configuration names the seed only where it applies (with --random).
+    cmd->add_option("--seed", o.seed, "seed of --random, 0 to 18446744073709551615 (default 0; reproducible)");
     cmd->add_option("--init", o.init, "CSV file, one trajectory per line: x,y,z of spin 1, then spin 2, ...");
     add_common_options(*cmd, o.common, "65536");
     cmd->add_flag("--exact", o.exact, "with --wave: add column error, the largest distance to the exact wave at T");
@@ -143,6 +145,10 @@ void run_spin_command(const SpinOptions& options) {
     RunConfig config = parse_run_config(options.common);
     config.description = {"spin", schemes()[job.model.scheme].name, systems()[job.model.system].name, {}};
     refuse_output_onto_input(options);
+    std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
+    for (const ParameterSpec& p : systems()[job.model.system].parameters) implied[p.name] = p.default_value;
+    if (!options.random.empty()) implied["seed"] = "0";
+    if (record_configuration(options.common, config, implied)) return;
     const std::unique_ptr<Ensemble> ensemble = make_spin_ensemble(job, config);
     run_ensemble(config, *ensemble);
 }

@@ -128,7 +128,8 @@ TEST(CliPendulum, UnknownCommandIsNamed) {
     ScratchFolder scratch;
     const auto r = run_geomint("pendulm --steps 1 --dt 0.1", scratch);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.error_output, "geomint: error: unknown command 'pendulm' (valid: pendulum, spin, list; see --help)\n");
+    EXPECT_EQ(r.error_output,
+              "geomint: error: unknown command 'pendulm' (valid: pendulum, spin, run, list; see --help)\n");
 }
 
 // Ends of opposite sign near the largest double: the middle value is 0, not inf - inf.

@@ -12,6 +12,7 @@
 #include "number_parsing.hpp"
 #include "parameter_axis.hpp"
 #include "spin_initial_conditions.hpp"
+#include "sweep_file.hpp"
 #include "usage_error.hpp"
 
 namespace {
@@ -55,6 +56,41 @@ TEST(FuzzRegression, TinySpinsAreNormalisedToUnitLength) {
     for (const std::vector<double>& row : rows) {
         const double norm = std::sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]);
         EXPECT_NEAR(norm, 1.0, 1e-14) << row[0] << "," << row[1] << "," << row[2];
+    }
+}
+
+// fuzz_sweep_file: toml++ 3.3.0 reached __builtin_unreachable (undefined behaviour) testing a
+// non-ASCII character such as U+FEDF or U+00A7 for whitespace; non-ASCII bytes never reach it now.
+TEST(FuzzRegression, NonAsciiBytesAreRefusedBeforeToml) {
+    const std::string inputs[] = {
+        "\xef\xbb\x9f"
+        "command = \"spin\"\r\nsteps = 1\r\n",  // as the fuzzer saved it
+        "command = \"spin\"\ns = \"\"\"\\\n\xc2\xa7\"\"\"\n"};
+    const std::size_t lines[] = {1, 3};
+    for (std::size_t k = 0; k < 2; ++k) {
+        try {
+            geomint::parse_sweep_text(inputs[k], "f.toml");
+            ADD_FAILURE() << "accepted: " << inputs[k];
+        } catch (const UsageError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("f.toml:" + std::to_string(lines[k]) + ": non-ASCII byte", 0), 0u)
+                << e.what();
+        }
+    }
+}
+
+// fuzz_sweep_file: inputs that failed assertions of toml++ 3.3.0 built from its headers without
+// NDEBUG (a date's 'T' without digits, a control byte after '[', "[1,}"): Debian's library, which
+// geomint links, reports them as TOML errors, and so must the reader, naming the line.
+TEST(FuzzRegression, MalformedTomlIsAnErrorNamingTheLine) {
+    const std::string control("command = \"spin\"\n[\x01\0\0\0\0\0\0\0 1\n[z]\nw = 2\n", 39);  // as saved
+    for (const std::string& text : {std::string("command = \"spin\"\na = 1979-05-27Tdt:32:00Z\n"), control,
+                                    std::string("command = \"spin\"\na = { x = 1, y = [1,}\n")}) {
+        try {
+            geomint::parse_sweep_text(text, "f.toml");
+            ADD_FAILURE() << "accepted: " << text;
+        } catch (const UsageError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("f.toml:2: not a valid TOML file: ", 0), 0u) << e.what();
+        }
     }
 }
 

@@ -5,33 +5,18 @@
 #include <cmath>
 #include <cstdint>
 
+#include "geomint/counter_random.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
 
-// splitmix64's finaliser (Steele, Lea, Flood 2014): a bijection of 64-bit words whose outputs
-// pass BigCrush when fed a counter; chaining it over the key words gives a keyed hash.
-GEOMINT_HD inline std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-// 64 random bits for the key (seed, chain, spin, draw); every word goes through a full mixing
-// round, so neighbouring keys give unrelated bits.
+// 64 random bits for the key (seed, chain, spin, draw) (counter_random.hpp).
 GEOMINT_HD inline std::uint64_t spin_hash(std::uint64_t seed, std::uint64_t chain, std::uint64_t spin,
                                           std::uint64_t draw) {
-    std::uint64_t h = splitmix64(seed);
-    h = splitmix64(h ^ chain);
-    h = splitmix64(h ^ spin);
-    return splitmix64(h ^ draw);
+    return counter_hash(seed, chain, spin, draw);
 }
-
-// Uniform in [0, 1) with the top 53 bits (exactly representable in double).
-GEOMINT_HD inline double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
 // Uniform on the unit sphere (Archimedes: z uniform in [-1, 1], azimuth uniform), normalised
 // once more so |s| = 1 to round-off in Real. Computed in double so float and double ensembles

@@ -1,0 +1,122 @@
+// Sweep files to argument lists and back (see sweep_arguments.hpp).
+#include "sweep_arguments.hpp"
+
+#include <cctype>
+
+#include "usage_error.hpp"
+
+namespace geomint {
+
+namespace {
+
+// Keys a file may not use: they stop a run rather than describe one.
+bool reserved(const std::string& key) { return key == "help" || key == "print-config"; }
+
+bool is_family(const CLI::App& command) { return command.get_option_no_throw("--print-config") != nullptr; }
+
+std::string key_of(const CLI::Option& option) {
+    const std::string name = option.get_name();
+    return name.rfind("--", 0) == 0 ? name.substr(2) : name;
+}
+
+bool is_option_name(const CLI::App& command, const std::string& key) {
+    return !key.empty() && !reserved(key) && command.get_option_no_throw("--" + key) != nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_arguments(const SweepFile& file, const CLI::App& root) {
+    const CLI::App* command = nullptr;
+    std::string valid;
+    for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; })) {
+        if (!is_family(*sub)) continue;
+        valid += (valid.empty() ? "" : ", ") + sub->get_name();
+        if (sub->get_name() == file.command) command = sub;
+    }
+    const std::string command_at = file.source + ":" + std::to_string(file.command_line) + ": command";
+    if (command == nullptr)
+        throw UsageError(command_at, "unknown command '" + file.command + "' (valid: " + valid + ")");
+    std::vector<std::string> arguments{file.command};
+    for (const SweepSetting& s : file.settings) {
+        const std::string where = file.source + ":" + std::to_string(s.line) + ": " + s.key;
+        if (!is_option_name(*command, s.key))
+            throw UsageError(where, "unknown key (not an option of geomint " + file.command + "; see its --help)");
+        const bool flag = command->get_option("--" + s.key)->get_expected_max() == 0;
+        if (flag) {
+            if (s.kind != SweepSetting::Kind::boolean)
+                throw UsageError(where, "must be true or false, not " +
+                                            (s.kind == SweepSetting::Kind::other ? s.text : "'" + s.text + "'"));
+            if (s.text == "true") arguments.push_back("--" + s.key);
+        } else if (s.kind == SweepSetting::Kind::boolean || s.kind == SweepSetting::Kind::other) {
+            throw UsageError(where, "must be a string, a number or an array of numbers, not " +
+                                        (s.kind == SweepSetting::Kind::other ? s.text : "a boolean"));
+        } else {
+            // --key=value: a value starting with '-' stays a value.
+            arguments.push_back("--" + s.key + "=" + s.text);
+        }
+    }
+    return arguments;
+}
+
+UsageError locate_in_file(const SweepFile& file, const CLI::App& command, const std::string& message) {
+    // Every --option the message names loses its dashes.
+    std::string text;
+    std::size_t i = 0;
+    while (i < message.size()) {
+        std::size_t end = i;
+        if (message.compare(i, 2, "--") == 0) {
+            end = i + 2;
+            while (end < message.size() &&
+                   (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-'))
+                ++end;
+            if (is_option_name(command, message.substr(i + 2, end - i - 2))) {
+                text += message.substr(i + 2, end - i - 2);
+                i = end;
+                continue;
+            }
+        }
+        text += message[i++];
+    }
+    // The key it starts with ("q0" also for "q0 COUNT: ..."), with its line when the file has it.
+    const std::size_t colon = text.find(": ");
+    if (colon == std::string::npos) return UsageError(file.source, text);
+    const std::string first = text.substr(0, colon), rest = text.substr(colon + 2);
+    const std::size_t key_end = first.find_first_of(" /");
+    const std::string key = first.substr(0, key_end);
+    for (const SweepSetting& s : file.settings)
+        if (s.key == key) return UsageError(file.source + ":" + std::to_string(s.line) + ": " + first, rest);
+    return UsageError(file.source + ": " + first, rest);
+}
+
+std::string canonical_configuration(const CLI::App& command, const std::map<std::string, std::string>& implied) {
+    std::vector<SweepEntry> entries;
+    for (const CLI::Option* option : command.get_options()) {
+        const std::string key = key_of(*option);
+        if (!is_option_name(command, key)) continue;
+        if (option->get_expected_max() == 0) {  // a flag
+            entries.push_back({key, option->count() > 0 && option->as<bool>() ? "true" : "false", true});
+            continue;
+        }
+        const auto found = implied.find(key);
+        if (option->count() > 0)
+            entries.push_back({key, option->as<std::string>(), false});
+        else if (found != implied.end())
+            entries.push_back({key, found->second, false});
+        else if (!option->get_default_str().empty())
+            entries.push_back({key, option->get_default_str(), false});
+    }
+    const std::string text = render_sweep_file(command.get_name(), entries);
+    // Written values must read back as given; a text that is not UTF-8 cannot be TOML.
+    try {
+        const SweepFile back = parse_sweep_text(text, "configuration");
+        bool same = back.settings.size() == entries.size();
+        for (std::size_t k = 0; same && k < entries.size(); ++k)
+            same = back.settings[k].key == entries[k].key && back.settings[k].text == entries[k].text;
+        if (same) return text;
+    } catch (const UsageError&) {
+    }
+    throw UsageError("--print-config",
+                     "the run cannot be written as a sweep file (sweep files are ASCII: is a value non-ASCII?)");
+}
+
+}  // namespace geomint

@@ -1,0 +1,184 @@
+// Sweep files as TOML text (see sweep_file.hpp); toml++ does the parsing.
+#include "sweep_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "usage_error.hpp"
+
+namespace geomint {
+
+namespace {
+
+std::string at(const std::string& source, std::size_t line) { return source + ":" + std::to_string(line); }
+
+// A float as the shortest text that reads back to it, marked as a float ("1000.0", not "1000") so
+// that an integer option refuses it as the command line would refuse "1000.0".
+std::string float_text(double value) {
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    std::string text(buffer, result.ptr);
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // "nan" and "inf" have an 'n'
+    return text;
+}
+
+// The text of a number node, or false when the node is no number.
+bool number_text(const toml::node& node, std::string& text) {
+    if (const auto* integer = node.as_integer()) {
+        text = std::to_string(integer->get());
+        return true;
+    }
+    if (const auto* floating = node.as_floating_point()) {
+        text = float_text(floating->get());
+        return true;
+    }
+    return false;
+}
+
+std::string describe(const toml::node& node) {
+    switch (node.type()) {
+        case toml::node_type::table:
+            return "a table";
+        case toml::node_type::array:
+            return "an array that is not all numbers";
+        case toml::node_type::date:
+            return "a date";
+        case toml::node_type::time:
+            return "a time";
+        case toml::node_type::date_time:
+            return "a date-time";
+        default:
+            return "a value of another type";
+    }
+}
+
+SweepSetting setting_of(const std::string& key, std::size_t line, const toml::node& node) {
+    SweepSetting s{key, line, SweepSetting::Kind::other, describe(node)};
+    if (const auto* boolean = node.as_boolean()) {
+        s.kind = SweepSetting::Kind::boolean;
+        s.text = boolean->get() ? "true" : "false";
+    } else if (const auto* string = node.as_string()) {
+        s.kind = SweepSetting::Kind::scalar;
+        s.text = string->get();
+    } else if (number_text(node, s.text)) {
+        s.kind = SweepSetting::Kind::scalar;
+    } else if (const auto* array = node.as_array()) {
+        std::string joined, item;
+        bool numbers = true;
+        for (std::size_t i = 0; i < array->size() && numbers; ++i) {
+            numbers = number_text(*array->get(i), item);
+            joined += (i == 0 ? "" : ",") + item;
+        }
+        if (numbers) {
+            s.kind = SweepSetting::Kind::list;
+            s.text = joined;
+        }
+    }
+    return s;
+}
+
+// `key = "text"` as toml++ writes it: the key quoted when it must be, and with no format flags
+// every character that is not printable ASCII as an escape (sweep files are ASCII).
+std::string string_line(const std::string& key, const std::string& text) {
+    toml::table table;
+    table.insert(key, text);
+    std::ostringstream line;
+    line << toml::toml_formatter{table, toml::format_flags::none};
+    return line.str();
+}
+
+// `key = ` as string_line writes it.
+std::string key_part(const std::string& key) {
+    const std::string line = string_line(key, "");
+    return line.substr(0, line.size() - 2);  // less the empty string ""
+}
+
+// `text` written so that parse_sweep_text reads exactly `text` back: bare when it is a number or
+// a list of numbers that reads back the same, a string otherwise.
+std::string value_literal(const std::string& text) {
+    for (const bool as_array : {false, true}) {
+        const std::string literal = as_array ? "[" + text + "]" : text;
+        try {
+            const toml::table table = toml::parse("x = " + literal + "\n", std::string_view("value"));
+            const toml::node* node = table.get("x");
+            if (table.size() != 1 || node == nullptr || node->is_string() || node->is_boolean()) continue;
+            const SweepSetting s = setting_of("x", 1, *node);
+            const auto wanted = as_array ? SweepSetting::Kind::list : SweepSetting::Kind::scalar;
+            // A one-element list would read back as a list of one: keep those as strings.
+            if (s.kind == wanted && s.text == text && (!as_array || text.find(',') != std::string::npos))
+                return as_array ? "[" + text + "]" : literal;
+        } catch (const toml::parse_error&) {
+        }
+    }
+    return string_line("x", text).substr(4);  // less "x = "
+}
+
+// toml++ 3.3.0 (Debian 12) reaches __builtin_unreachable, undefined behaviour, when it tests some
+// non-ASCII characters for whitespace (upstream issues 190 and 295; found here by fuzz_sweep_file,
+// tests/test_fuzz_regressions.cpp): such bytes never reach it. Sweep files are ASCII; strings can
+// hold any character as a \uXXXX escape.
+void refuse_non_ascii(std::string_view text, const std::string& source) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) continue;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(i), '\n');
+        throw UsageError(at(source, static_cast<std::size_t>(line)),
+                         "non-ASCII byte in a sweep file; write such characters in strings as \\uXXXX escapes");
+    }
+}
+
+}  // namespace
+
+SweepFile parse_sweep_text(std::string_view text, const std::string& source) {
+    refuse_non_ascii(text, source);
+    toml::table table;
+    try {
+        table = toml::parse(text, std::string_view(source));
+    } catch (const toml::parse_error& e) {
+        throw UsageError(at(source, e.source().begin.line), "not a valid TOML file: " + std::string(e.description()));
+    }
+    SweepFile file{source, {}, 0, {}};
+    bool has_command = false;
+    for (auto&& [key, node] : table) {
+        const std::string name(key.str());
+        const std::size_t line = key.source().begin.line;
+        if (name == "portrait" && node.is_table())
+            throw UsageError(at(source, line) + ": portrait", "phase portraits in sweep files are not yet supported");
+        if (name == "command") {
+            if (!node.is_string())
+                throw UsageError(at(source, line) + ": command", "must be a string (pendulum or spin)");
+            file.command = node.as_string()->get();
+            file.command_line = line;
+            has_command = true;
+            continue;
+        }
+        file.settings.push_back(setting_of(name, line, node));
+    }
+    if (!has_command) throw UsageError(source + ": command", "missing key: the command to run (pendulum or spin)");
+    // toml++ keeps keys sorted by name; messages and arguments follow the file instead.
+    std::stable_sort(file.settings.begin(), file.settings.end(),
+                     [](const SweepSetting& a, const SweepSetting& b) { return a.line < b.line; });
+    return file;
+}
+
+SweepFile read_sweep_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError(path, std::string("cannot read the sweep file: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw UsageError(path, "cannot read the sweep file");
+    return parse_sweep_text(text.str(), path);
+}
+
+std::string render_sweep_file(const std::string& command, const std::vector<SweepEntry>& entries) {
+    std::string out = "# geomint sweep file: run it with `geomint run FILE`\n" + string_line("command", command) + "\n";
+    for (const SweepEntry& e : entries) out += key_part(e.key) + (e.flag ? e.text : value_literal(e.text)) + "\n";
+    return out;
+}
+
+}  // namespace geomint
