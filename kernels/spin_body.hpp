@@ -6,6 +6,7 @@
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "geomint/step_observer.hpp"
 #include "geomint/spin/integrate_chain.hpp"
 #include "outcome_view.hpp"
 
@@ -30,18 +31,21 @@ struct SpinStepSettings {
     NewtonOptions<Real> newton;
 };
 
-template <class Scheme, class System, class Real>
+// `recorder.at(t)` observes chain t's states (geomint/step_observer.hpp); the default records
+// nothing.
+template <class Scheme, class System, class Real, class Recorder = NoRecorder>
 struct SpinChainBody {
     Scheme scheme;
     System system;
     SpinBatchView<Real> view;
     SpinStepSettings<Real> settings;
+    Recorder recorder{};
 
     GEOMINT_HD void operator()(std::size_t t) const {
         const spin::StridedSpins<Real> state{view.state + t, view.chains, view.spins};
         const spin::StridedReals<Real> workspace{view.workspace + t, view.chains};
-        const spin::ChainResult<Real> r =
-            spin::integrate_chain(scheme, system, settings.h, settings.steps, state, workspace, settings.newton);
+        const spin::ChainResult<Real> r = spin::integrate_chain(scheme, system, settings.h, settings.steps, state,
+                                                                workspace, settings.newton, recorder.at(t));
         view.norm_error[t] = r.max_norm_error;
         view.outcome.set(t, r.max_energy_error, r.newton_iterations, r.steps_completed, r.status);
     }

@@ -94,4 +94,20 @@ TEST(FuzzRegression, MalformedTomlIsAnErrorNamingTheLine) {
     }
 }
 
+// fuzz_sweep_file: toml++ 3.3.0 writes a key holding an apostrophe bare (portrait'y = ...), which
+// no TOML reader accepts, so a file written back could not be read again. Keys that cannot be
+// bare are now quoted with string escapes.
+TEST(FuzzRegression, KeysThatCannotBeBareAreWrittenQuoted) {
+    const std::vector<geomint::SweepEntry> entries = {
+        {"portrait'y", "a\"b\\c\x01", false}, {"", "1", false}, {"a.b", "2", false}, {"plain-key_1", "3", false}};
+    const std::string written = geomint::render_sweep_file("pendulum", entries);
+    const geomint::SweepFile back = geomint::parse_sweep_text(written, "written.toml");
+    ASSERT_EQ(back.settings.size(), entries.size()) << written;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        EXPECT_EQ(back.settings[k].key, entries[k].key) << written;
+        EXPECT_EQ(back.settings[k].text, entries[k].text) << written;
+    }
+    EXPECT_NE(written.find("\nplain-key_1 = 3\n"), std::string::npos) << written;
+}
+
 }  // namespace

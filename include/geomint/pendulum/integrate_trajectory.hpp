@@ -7,6 +7,7 @@
 #include "geomint/pendulum/potentials.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "geomint/step_observer.hpp"
 
 namespace geomint {
 
@@ -20,10 +21,11 @@ struct TrajectoryResult {
     SolveStatus status;  // the first failure ends the trajectory; (q, p) is then the last good state
 };
 
-template <class Scheme, class Potential, class Real>
+// `observer` (step_observer.hpp) sees the initial state and the state after each completed step.
+template <class Scheme, class Potential, class Real, class Observer>
 GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, const Potential& potential, Real q0,
                                                        Real p0, Real h, long long steps,
-                                                       const NewtonOptions<Real>& options) {
+                                                       const NewtonOptions<Real>& options, Observer&& observer) {
     using std::abs;
     using std::isfinite;
     TrajectoryResult<Real> result{q0, p0, Real(0), 0, 0, SolveStatus::ok};
@@ -32,6 +34,7 @@ GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, con
         result.status = SolveStatus::non_finite;
         return result;
     }
+    observer(0LL, q0, p0);
     Real q = q0, p = p0;
     for (long long n = 0; n < steps; ++n) {
         const SolveStatus status = scheme.step(potential, h, q, p, options, result.newton_iterations);
@@ -46,8 +49,16 @@ GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, con
         result.p = p;
         if (energy_error > result.max_energy_error) result.max_energy_error = energy_error;
         ++result.steps_completed;
+        observer(result.steps_completed, q, p);
     }
     return result;
+}
+
+template <class Scheme, class Potential, class Real>
+GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, const Potential& potential, Real q0,
+                                                       Real p0, Real h, long long steps,
+                                                       const NewtonOptions<Real>& options) {
+    return integrate_trajectory(scheme, potential, q0, p0, h, steps, options, NoStepObserver{});
 }
 
 }  // namespace geomint

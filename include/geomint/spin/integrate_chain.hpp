@@ -7,6 +7,7 @@
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "geomint/step_observer.hpp"
 #include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/systems.hpp"
@@ -43,12 +44,15 @@ GEOMINT_HD Real max_norm_error(StridedSpins<Real> s) {
     return e;
 }
 
-template <class Scheme, class System, class Real>
+// `observer` (geomint/step_observer.hpp) sees the initial state and the state after each
+// completed step.
+template <class Scheme, class System, class Real, class Observer>
 GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System& system, Real h, long long steps,
                                              StridedSpins<Real> state, StridedReals<Real> workspace,
-                                             const NewtonOptions<Real>& options) {
+                                             const NewtonOptions<Real>& options, Observer&& observer) {
     ChainResult<Real> result{Real(0), Real(0), 0, 0, SolveStatus::ok};
     const Real h0 = total_energy(system, state);
+    observer(0LL, static_cast<const StridedSpins<Real>&>(state));
     for (long long n = 0; n < steps; ++n) {
         const NewtonOutcome<Real> out = scheme.step(system, h, state, workspace, options);
         result.newton_iterations += out.iterations;
@@ -64,8 +68,16 @@ GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System&
         result.max_energy_error = std::fmax(result.max_energy_error, std::fabs(energy - h0));
         result.max_norm_error = std::fmax(result.max_norm_error, max_norm_error(state));
         ++result.steps_completed;
+        observer(result.steps_completed, static_cast<const StridedSpins<Real>&>(state));
     }
     return result;
+}
+
+template <class Scheme, class System, class Real>
+GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System& system, Real h, long long steps,
+                                             StridedSpins<Real> state, StridedReals<Real> workspace,
+                                             const NewtonOptions<Real>& options) {
+    return integrate_chain(scheme, system, h, steps, state, workspace, options, NoStepObserver{});
 }
 
 }  // namespace geomint::spin
