@@ -108,7 +108,7 @@ ParsedPendulum parse_job(const PendulumOptions& o) {
 void warn(const std::string& message) { std::fprintf(stderr, "geomint: warning: %s\n", printable(message).c_str()); }
 
 // The implicit equation x + c h^2/m V'(x) = rhs of a step has one root for every rhs while
-// 1 + c h^2 min V''/m > 0 (SPEC §1.1, §1.2): for the pendulum h w < 2 (Newmark) or sqrt 24
+// 1 + c h^2 min V''/m > 0 (math §1.1, §1.2): for the pendulum h w < 2 (Newmark) or sqrt 24
 // (Simpson). Past it Newton may converge to a spurious root; such rows end with root_not_unique
 // when the derivative changes sign during the solve, and the run says so up front.
 void warn_about_step(const ParsedPendulum& parsed, const RunConfig& config, const std::string& step_option) {
@@ -157,7 +157,8 @@ PendulumOptions::PendulumOptions() : potential_parameters(describe_entries(Pendu
 
 CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& o) {
     CLI::App* cmd = app.add_subcommand(
-        "pendulum", "Integrate an ensemble of 1-DOF Lagrangian systems (SPEC 1) with a variational scheme");
+        "pendulum",
+        "Integrate an ensemble of 1-DOF Lagrangian systems (docs/mathematics.md §1) with a variational scheme");
     cmd->add_option("--scheme", o.scheme, join_names(names_of(schemes())) + " (see below)")->capture_default_str();
     cmd->add_option("--potential", o.potential, join_names(names_of(potentials())) + " (see below)")
         ->capture_default_str();
@@ -174,7 +175,8 @@ CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& o) {
                     "COUNT rows, each of --mass --omega --q0 --p0 fixed (VALUE) or uniform on [LOW, HIGH)");
     cmd->add_option("--seed", o.seed, "seed of --random, 0 to 18446744073709551615 (default 0; reproducible)");
     add_common_options(*cmd, o.common, "1048576");
-    cmd->add_flag("--exact", o.exact, "add q_exact,p_exact: the exact solution at T (pendulum only, SPEC 1.3)");
+    cmd->add_flag("--exact", o.exact,
+                  "add q_exact,p_exact: the exact solution at T (pendulum only, docs/mathematics.md §1.3)");
     cmd->footer(describe_schemes_for_help(schemes(), "--scheme") +
                 describe_entries_for_help(potentials(), "--potential") +
                 "Rows: the Cartesian product of --mass, --omega, --q0, --p0 in that order, --p0 varying fastest;\n"

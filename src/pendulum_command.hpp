@@ -1,4 +1,4 @@
-// `geomint pendulum`: ensembles of one-degree-of-freedom Lagrangian systems (SPEC §1) integrated
+// `geomint pendulum`: ensembles of one-degree-of-freedom Lagrangian systems (math §1) integrated
 // with a variational scheme of the pendulum registry, written as CSV.
 #pragma once
 

@@ -31,7 +31,7 @@ struct PendulumJob {
     PendulumModel model;
     ParameterGrid grid;                              // axes in row order: mass, omega, q0, p0 (the last varies fastest)
     std::optional<RandomPendulumParameters> random;  // when set, the rows instead of `grid`
-    bool exact = false;                              // add q_exact, p_exact (SPEC §1.3)
+    bool exact = false;                              // add q_exact, p_exact (math §1.3)
 
     std::uint64_t size() const { return random ? random->count : grid.size(); }
     double value(std::uint64_t row, std::size_t axis) const {

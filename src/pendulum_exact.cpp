@@ -1,4 +1,4 @@
-// Exact pendulum solution, SPEC §1.3. Writing a = p/(2 m w) and b = sin(q/2), the energy
+// Exact pendulum solution, math §1.3. Writing a = p/(2 m w) and b = sin(q/2), the energy
 // E = p^2/(2m) + m w^2 (1 - cos q) = 2 m w^2 (a^2 + b^2), so k = hypot(a, b) without cancellation.
 #include "pendulum_exact.hpp"
 
@@ -46,7 +46,7 @@ double jacobi_sn_cn(double k, double u, double& cn) {
 // points: 6e-6 error in q was seen 1e-14 after one). dn^2 = k'^2 + k^2 cn^2 has no cancellation.
 double jacobi_dn(double k, double cn) { return std::hypot(std::sqrt((1.0 - k) * (1.0 + k)), k * cn); }
 
-// Libration, k < 1: sin(q/2) = k sn(u, k), p = 2 m k w cn(u, k), u = u0 + w t (SPEC §1.3).
+// Libration, k < 1: sin(q/2) = k sn(u, k), p = 2 m k w cn(u, k), u = u0 + w t (math §1.3).
 // am(u0) = phi0 = atan2(b, a) has sin = b/k and cos = a/k, which picks the branch of u0 by the
 // sign of p0 in one step; Boost's ellint_1 accepts any phi.
 PendulumPhasePoint libration(double mass, double omega, double k, double q0r, double p0, double t) {
@@ -63,7 +63,7 @@ PendulumPhasePoint libration(double mass, double omega, double k, double q0r, do
     return {2.0 * std::atan2(k * sn, jacobi_dn(k, cn)), 2.0 * mass * k * omega * cn};
 }
 
-// Rotation, k > 1: q/2 = s am(k w t + u0, 1/k), p = 2 s m k w dn(., 1/k), s = sign(p0) (SPEC §1.3).
+// Rotation, k > 1: q/2 = s am(k w t + u0, 1/k), p = 2 s m k w dn(., 1/k), s = sign(p0) (math §1.3).
 // Boost 1.74 has no jacobi_am: am(u) = atan2(sn r, cn r) + n pi with u = r + 2 K n, |r| <= K,
 // which also keeps sn, cn, dn at a small argument where Boost is most accurate.
 PendulumPhasePoint rotation(double mass, double omega, double k, double q0r, double p0, double t) {

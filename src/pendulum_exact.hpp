@@ -1,4 +1,4 @@
-// Exact solution of the nonlinear pendulum q'' + w^2 sin q = 0 (SPEC §1.3), host-side reference
+// Exact solution of the nonlinear pendulum q'' + w^2 sin q = 0 (math §1.3), host-side reference
 // for the 1-DOF integrators: Jacobi elliptic functions from Boost.Math.
 #pragma once
 
@@ -11,7 +11,7 @@ struct PendulumPhasePoint {
     double p;
 };
 
-// k^2 = E / (2 m w^2), SPEC §1.3. Throws std::invalid_argument for mass<=0, omega<=0 or non-finite input.
+// k^2 = E / (2 m w^2), math §1.3. Throws std::invalid_argument for mass<=0, omega<=0 or non-finite input.
 double pendulum_modulus(double mass, double omega, double q0, double p0);
 
 // separatrix when |k-1| <= 1e-12

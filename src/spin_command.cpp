@@ -73,12 +73,12 @@ SpinInitialConditions parse_initial(const SpinOptions& o, bool chain) {
     } else if (chain) {
         if (!o.s0.empty()) throw UsageError("--s0", "applies to --system top; use --wave, --random or --init");
         ic.source = SpinInitialConditions::Source::wave;
-        // Default: the paper's wave, phi = pi/3 (SPEC §2).
+        // Default: the paper's wave, phi = pi/3 (math §2).
         ic.wave_phi = o.wave.empty() ? 1.0471975511965977 : parse_finite_real(o.wave, "--wave");
     } else {
         if (!o.wave.empty()) throw UsageError("--wave", "applies to --system chain");
         ic.source = SpinInitialConditions::Source::s0;
-        // Default: the paper's top, s0 = (-1, -1, 1)/sqrt 3 (SPEC §2.5).
+        // Default: the paper's top, s0 = (-1, -1, 1)/sqrt 3 (math §2.5).
         ic.s0 = o.s0.empty() ? std::vector<double>{-1, -1, 1} : parse_real_list(o.s0, 3, "--s0");
         if (!normalise_spin(ic.s0.data())) throw UsageError("--s0", "must be a non-zero vector");
     }
@@ -110,13 +110,15 @@ SpinOptions::SpinOptions() : system_parameters(describe_entries(spin::SpinSystem
 
 CLI::App* add_spin_command(CLI::App& app, SpinOptions& o) {
     CLI::App* cmd = app.add_subcommand(
-        "spin", "Integrate an ensemble of spin systems on (S^2)^d with an energy-preserving scheme (SPEC 2)");
+        "spin",
+        "Integrate an ensemble of spin systems on (S^2)^d with an energy-preserving scheme (docs/mathematics.md §2)");
     cmd->add_option("--system", o.system, join_names(names_of(systems())) + " (see below)")->capture_default_str();
     o.system_parameters.add_to(*cmd);
     cmd->add_option("--spins", o.spins, "chains: number of spins d (at least 3)");
     cmd->add_option("--scheme", o.scheme, join_names(names_of(schemes())) + " (see below)")->capture_default_str();
     cmd->add_option("--s0", o.s0, "top: initial spin x,y,z (normalised; default (-1,-1,1)/sqrt 3)");
-    cmd->add_option("--wave", o.wave, "chains: the spin wave of SPEC 2 with latitude PHI (default pi/3)");
+    cmd->add_option("--wave", o.wave,
+                    "chains: the spin wave of docs/mathematics.md §2, with latitude PHI (default pi/3)");
     cmd->add_option("--random", o.random, "COUNT trajectories with spins uniform on each sphere");
     // No captured default: a configuration names the seed only where it applies (with --random).
     cmd->add_option("--seed", o.seed, "seed of --random, 0 to 18446744073709551615 (default 0; reproducible)");

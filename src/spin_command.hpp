@@ -1,5 +1,5 @@
 // `geomint spin`: ensembles of spin systems of the spin registry on (S^2)^d (spinning tops,
-// periodic chains) integrated with the energy-preserving schemes of SPEC §2, written as CSV.
+// periodic chains) integrated with the energy-preserving schemes of math §2, written as CSV.
 #pragma once
 
 #include <CLI/CLI.hpp>

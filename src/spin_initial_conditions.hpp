@@ -1,5 +1,5 @@
 // Initial spins of a spin ensemble from the command line: one top (--s0), the spin wave of
-// SPEC §2 (--wave), reproducible random spins (--random/--seed), or a CSV file (--init).
+// math §2 (--wave), reproducible random spins (--random/--seed), or a CSV file (--init).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ struct SpinInitialConditions {
     std::uint64_t seed = 0;                 // Source::random
     std::vector<std::vector<double>> rows;  // Source::file: 3 * spins normalised values per chain
 
-    // Source::wave: the paper's wave (SPEC §2) with latitude wave_phi.
+    // Source::wave: the paper's wave (math §2) with latitude wave_phi.
     spin::SpinWave<double> wave() const;
 
     // Writes chain `global_index` (its row in the ensemble) into `spins_out` (3 * spins values);

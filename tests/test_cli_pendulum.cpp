@@ -146,7 +146,7 @@ TEST(CliPendulum, RangeNearTheLargestDoubleDoesNotOverflow) {
     EXPECT_EQ(rows[3][0], "1e+308");
 }
 
-// Past h w = 2 the Newmark equation x + h^2/4 w^2 sin x = rhs can have several roots (SPEC §1.1):
+// Past h w = 2 the Newmark equation x + h^2/4 w^2 sin x = rhs can have several roots (math §1.1):
 // the run warns up front, and rows whose Newton derivative changed sign end with root_not_unique
 // instead of a spurious ok. Below the bound neither happens.
 TEST(CliPendulum, StepPastTheUniqueRootBoundWarnsAndFlagsRows) {

@@ -55,7 +55,7 @@ TEST(CliSpin, ChainWaveExactErrorShrinksWithTheStep) {
         EXPECT_EQ(rows[0].back(), "error");
         errors[k++] = std::stod(rows[1].back());
     }
-    EXPECT_NEAR(std::log2(errors[0] / errors[1]), 2.0, 0.2);  // AVF is order 2 (SPEC §2.4)
+    EXPECT_NEAR(std::log2(errors[0] / errors[1]), 2.0, 0.2);  // AVF is order 2 (math §2.4)
 }
 
 TEST(CliSpin, RandomChainsIndependentOfThreadsAndChunks) {

@@ -1,4 +1,4 @@
-// The CUDA backend equals the CPU reference (SPEC: one body for both). Compiled in every build;
+// The CUDA backend equals the CPU reference (one body for both). Compiled in every build;
 // skipped, with the reason, where no device is usable (or CUDA was not built).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Tests of the exact pendulum solution (SPEC §1.3): ODE residual, energy, periods, an independent
-// high-accuracy Runge-Kutta integration, the SPEC's closed form, edge cases and bad input.
+// Tests of the exact pendulum solution (math §1.3): ODE residual, energy, periods, an independent
+// high-accuracy Runge-Kutta integration, the closed form of math §1.3, edge cases and bad input.
 #include "pendulum_exact.hpp"
 
 #include <algorithm>
@@ -246,7 +246,7 @@ TEST(PendulumExact, AgreesWithHighAccuracyIntegration) {
     }
 }
 
-// (5) SPEC §1.3: for q0 in (0, pi) and p0 = 0, q(t) = 2 asin(k sn(K(k) - w t, k)), k = sin(q0/2).
+// (5) math §1.3: for q0 in (0, pi) and p0 = 0, q(t) = 2 asin(k sn(K(k) - w t, k)), k = sin(q0/2).
 TEST(PendulumExact, SpecClosedFormFromRest) {
     for (const double q0 : {0.05, 0.8, 1.5, 2.5, 3.0, 3.14}) {
         for (const double w : {1.0, 2.5}) {

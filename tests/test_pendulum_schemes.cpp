@@ -1,5 +1,5 @@
-// Numerical properties of the Newmark and Simpson steps (SPEC §1.1, §1.2): observed order against
-// the exact solution (SPEC §1.3), symplecticity, bounded energy error, failure reporting.
+// Numerical properties of the Newmark and Simpson steps (math §1.1, §1.2): observed order against
+// the exact solution (math §1.3), symplecticity, bounded energy error, failure reporting.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -68,7 +68,7 @@ TEST(PendulumOrder, SimpsonIsFourthOrder) {
 }
 
 TEST(PendulumOrder, SimpsonMatchesSpecErrors) {
-    // SPEC §1.2: w = 2 pi, q0 = pi/2, five periods, N = 50 .. 400 gives 1.3e-3, 8.6e-5, 5.1e-6, 3.2e-7.
+    // math §1.2: w = 2 pi, q0 = pi/2, five periods, N = 50 .. 400 gives 1.3e-3, 8.6e-5, 5.1e-6, 3.2e-7.
     const PendulumPotential<double> pendulum{1.0, kTwoPi};
     const double q0 = kTwoPi / 4, t_end = 5.0;
     const double expected[] = {1.3e-3, 8.6e-5, 5.1e-6, 3.2e-7};
@@ -146,7 +146,7 @@ TEST(PendulumNewton, ConvergesInFewIterations) {
     const PendulumPotential<double> pendulum{1.0, kTwoPi};
     const auto r = geomint::integrate_trajectory(Newmark{}, pendulum, 1.5, 0.0, 0.01, 1000, NewtonOptions<double>{});
     ASSERT_EQ(r.status, SolveStatus::ok);
-    EXPECT_LE(r.newton_iterations, 5 * 1000);  // SPEC §1.1: 3 to 5 iterations a step
+    EXPECT_LE(r.newton_iterations, 5 * 1000);  // math §1.1: 3 to 5 iterations a step
     EXPECT_GE(r.newton_iterations, 2 * 1000);
 }
 

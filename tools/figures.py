@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduces the spin figures of the paper (SPEC §2.5) by running `geomint spin`:
+"""Reproduces the spin figures of the paper (math §2.5) by running `geomint spin`:
 order plots of the top and of the chain (error against step size for every scheme, with
 reference slopes) and the energy error of the top against time up to t = 1000 (DRG schemes
 against the implicit midpoint rule). Writes PNG files into the output folder (default figures/).
@@ -23,7 +23,7 @@ TOP_SCHEMES = ["avf", "mp", "ia", "sia", "comp2", "compsia", "comp4", "coll4", "
                "implicit_midpoint", "spherical_midpoint"]
 CHAIN_SCHEMES = TOP_SCHEMES[:2] + ["mmp"] + TOP_SCHEMES[2:]
 DRG_SCHEMES = ["avf", "mp", "ia", "sia", "comp2", "compsia", "comp4", "coll4"]
-TOP_S0 = "-1,-1,1"  # SPEC §2.5
+TOP_S0 = "-1,-1,1"  # math §2.5
 INERTIA = (1.0, 2.0, 4.0)
 
 
@@ -75,7 +75,7 @@ def main():
     steps_list = [4, 8, 16, 32] if options.quick else [4, 8, 16, 32, 64, 128]
 
     with tempfile.TemporaryDirectory() as scratch:
-        # Top: reference from coll8 with a much smaller step (order 8, SPEC §2.4).
+        # Top: reference from coll8 with a much smaller step (order 8, math §2.4).
         t_end = 1.0
         reference = spins(run(options.geomint, ["--system", "top", "--s0", TOP_S0, "--scheme", "coll8",
                                                 "--steps", "2000", "--t-end", str(t_end)], scratch)[0], 1)
@@ -85,7 +85,7 @@ def main():
                 distance(spins(run(options.geomint, ["--system", "top", "--s0", TOP_S0, "--scheme", scheme,
                                                      "--steps", str(n), "--t-end", str(t_end)], scratch)[0], 1),
                          reference) for n in steps_list]
-        # Chain: the exact spin wave (SPEC §2), d = 8, T = 1.
+        # Chain: the exact spin wave (math §2), d = 8, T = 1.
         chain_errors = {}
         for scheme in CHAIN_SCHEMES:
             chain_errors[scheme] = [
@@ -100,7 +100,7 @@ def main():
             fig.savefig(os.path.join(options.out, f"order_{name}.png"), dpi=130)
             plt.close(fig)
 
-        # Energy of the top against time, h = 0.1 (SPEC §2.5), up to t = 1000.
+        # Energy of the top against time, h = 0.1 (math §2.5), up to t = 1000.
         h = 0.1
         times = [50 * k for k in range(1, 21)] if not options.quick else [100, 200]
         fig, ax = plt.subplots(figsize=(7, 4.5))

@@ -1,5 +1,5 @@
 // Newton's method for one scalar unknown, host+device: the solve inside each
-// pendulum step (SPEC §1.1, §1.2 scalar forms). Reports failure instead of continuing (SPEC §3).
+// pendulum step (math §1.1, §1.2 scalar forms). Reports failure instead of continuing (math §3).
 #pragma once
 
 #include <cmath>
@@ -37,7 +37,7 @@ GEOMINT_HD SolveStatus newton_scalar(const Function& f, Real& x, const NewtonOpt
         f(x, value, derivative);
         if (!isfinite(value) || !isfinite(derivative)) return SolveStatus::non_finite;
         // f is not monotone over the iterates, so the root found need not be the one the scheme
-        // means (a too-large step: SPEC §1.1); reported instead of returned as ok.
+        // means (a too-large step: math §1.1); reported instead of returned as ok.
         if (k == 0) first_derivative = derivative;
         if ((first_derivative > Real(0) && derivative < Real(0)) ||
             (first_derivative < Real(0) && derivative > Real(0)))

@@ -1,5 +1,5 @@
 // Per-trajectory outcome of an implicit integration and the Newton settings shared by every scheme.
-// A failed solve is recorded here and ends that trajectory only (SPEC §3).
+// A failed solve is recorded here and ends that trajectory only (math §3).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@ enum class SolveStatus : std::uint8_t {
     non_finite = 2,             // a NaN or an infinity appeared in the state or the solve
     singular_jacobian = 3,      // the Newton derivative vanished
     root_not_unique = 4,        // the scalar equation's derivative changed sign during the solve: the
-                                // step is past the bound that guarantees one root (SPEC §1.1, §1.2)
+                                // step is past the bound that guarantees one root (math §1.1, §1.2)
 };
 
 // Word written in the `status` column; stable, later tools parse it.
@@ -38,7 +38,7 @@ template <class Real>
 struct NewtonOptions {
     int max_iterations = 50;
     // Relative step size under which Newton has converged; a few ulps, since the
-    // schemes are meant to be solved to machine accuracy (SPEC §1.1).
+    // schemes are meant to be solved to machine accuracy (math §1.1).
     Real tolerance = Real(0);  // 0 means "a few machine epsilons of Real"
 };
 

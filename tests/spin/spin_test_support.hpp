@@ -48,7 +48,7 @@ geomint::spin::ChainResult<double> run(const Scheme& scheme, const System& syste
     return r;
 }
 
-inline std::vector<double> paper_top_start() {  // s0 = (-1, -1, 1)/sqrt 3 (SPEC §2.5)
+inline std::vector<double> paper_top_start() {  // s0 = (-1, -1, 1)/sqrt 3 (math §2.5)
     const double a = 1 / std::sqrt(3.0);
     return {-a, -a, a};
 }

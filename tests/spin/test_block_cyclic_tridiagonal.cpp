@@ -1,5 +1,5 @@
 // Checks the block cyclic tridiagonal solver against a dense solve, and the local Newton driver
-// (AD Jacobian, convergence, failure statuses) on small problems with known answers (SPEC §3).
+// (AD Jacobian, convergence, failure statuses) on small problems with known answers (math §3).
 #include <gtest/gtest.h>
 
 #include <cmath>

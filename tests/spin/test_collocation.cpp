@@ -1,4 +1,4 @@
-// Coll-4, -6, -8 (SPEC §2.3): observed orders on the chain (exact spin wave) and the top (an
+// Coll-4, -6, -8 (math §2.3): observed orders on the chain (exact spin wave) and the top (an
 // independent Boost.Odeint reference, itself checked here), energy at round-off over 10^4 steps,
 // unit length, and reported Newton failures.
 #include <gtest/gtest.h>
@@ -197,7 +197,7 @@ TYPED_TEST(CollocationTest, FailuresAreReportedAndLeaveTheStateUntouched) {
 }
 
 TYPED_TEST(CollocationTest, EnergyAtRoundOffOnOtherChainsFromRandomSpins) {
-    // SPEC §2.4 runs random initial spins too; the anisotropic chain (field, easy axis) and the
+    // math §2.4 runs random initial spins too; the anisotropic chain (field, easy axis) and the
     // degenerate periodic chains d = 1, 2 (neighbour blocks coincide) exercise the coupling.
     using Scheme = TypeParam;
     const std::uint64_t seed = 1234;  // fixed: failures reproduce

@@ -1,5 +1,5 @@
-// Checks the DRG schemes of SPEC §2.2 (avf, mp, mmp, ia, sia, comp2, compsia, comp4): the DRG
-// identity, observed orders (SPEC §2.4), energy and unit length over long runs, failure
+// Checks the DRG schemes of math §2.2 (avf, mp, mmp, ia, sia, comp2, compsia, comp4): the DRG
+// identity, observed orders (math §2.4), energy and unit length over long runs, failure
 // reporting, and bitwise independence of the memory layout.
 #include <gtest/gtest.h>
 
@@ -105,7 +105,7 @@ TEST(DrgIdentity, HoldsForEveryGradient) {
     check_identities(gs::AnisotropicChain<double>{}, 5);
 }
 
-// The DRG equals the gradient's tangent part at u = v (consistency, SPEC §2.2).
+// The DRG equals the gradient's tangent part at u = v (consistency, math §2.2).
 TEST(DrgIdentity, ReducesToTheGradientAtUEqualsV) {
     const gs::HeisenbergChain<double> chain;
     const int d = 5;
@@ -135,7 +135,7 @@ TEST(DrgIdentity, ReducesToTheGradientAtUEqualsV) {
 // Typed tests over the schemes.
 
 // The typed order tests below compare with each scheme's own `order`; this pins those members to
-// SPEC §2.4 (and the README's table), so a wrong claim cannot make an order test pass.
+// math §2.4 (and the README's table), so a wrong claim cannot make an order test pass.
 TEST(DrgSchemes, NamesAndOrders) {
     static_assert(gs::Avf::order == 2 && gs::GonzalezMidpoint::order == 2 && gs::LocalMidpoint::order == 2);
     static_assert(gs::ItohAbe::order == 1 && gs::SymmetrisedItohAbe::order == 2 && gs::Comp2::order == 2);
@@ -171,7 +171,7 @@ using TopSchemes = ::testing::Types<gs::Avf, gs::GonzalezMidpoint, gs::ItohAbe, 
 TYPED_TEST_SUITE(ChainScheme, ChainSchemes, geomint_test::SchemeNames);
 TYPED_TEST_SUITE(TopScheme, TopSchemes, geomint_test::SchemeNames);
 
-// Observed order on the d = 8 chain against the exact spin wave at T = 1 (SPEC §2, §2.4).
+// Observed order on the d = 8 chain against the exact spin wave at T = 1 (math §2, §2.4).
 TYPED_TEST(ChainScheme, ObservedOrderAgainstTheExactSpinWave) {
     const int d = 8;
     const gs::HeisenbergChain<double> chain;
@@ -192,7 +192,7 @@ TYPED_TEST(ChainScheme, ObservedOrderAgainstTheExactSpinWave) {
     EXPECT_NEAR(order, TypeParam::order, 0.2) << TypeParam::name << ": errors " << err[0] << ", " << err[1];
 }
 
-// Observed order on the top (SPEC §2.5), s0 = (-1, -1, 1)/sqrt 3, T = 1, against the independent
+// Observed order on the top (math §2.5), s0 = (-1, -1, 1)/sqrt 3, T = 1, against the independent
 // Boost.Odeint solution of top_reference.hpp (not against a DRG scheme, which could share a bug
 // with the scheme under test).
 TYPED_TEST(TopScheme, ObservedOrderAgainstAnIndependentReference) {
@@ -213,7 +213,7 @@ TYPED_TEST(TopScheme, ObservedOrderAgainstAnIndependentReference) {
     EXPECT_NEAR(order, TypeParam::order, 0.2) << TypeParam::name << ": errors " << err[0] << ", " << err[1];
 }
 
-// 10^4 steps of h = 0.1 on the top (the paper's setting, SPEC §2.5): energy to round-off, unit
+// 10^4 steps of h = 0.1 on the top (the paper's setting, math §2.5): energy to round-off, unit
 // length to round-off.
 TYPED_TEST(TopScheme, PreservesEnergyAndUnitLengthOverTenThousandSteps) {
     const gs::SpinningTop<double> top;

@@ -1,4 +1,4 @@
-// The baselines of SPEC §2.5: implicit midpoint (embedding) and spherical midpoint (McLachlan-
+// The baselines of math §2.5: implicit midpoint (embedding) and spherical midpoint (McLachlan-
 // Modin-Verdier): order 2, unit length, and the midpoint rule's visible energy error on the top.
 #include <gtest/gtest.h>
 
@@ -73,7 +73,7 @@ TYPED_TEST(MidpointTest, OrderTwoOnTheTopAgainstAnIndependentReference) {
 }
 
 TEST(Midpoint, ImplicitMidpointVisiblyMissesTheTopEnergyWhereCollocationDoesNot) {
-    // SPEC §2.5: the midpoint rule in R^3 preserves quadratic invariants only; the top's H is
+    // math §2.5: the midpoint rule in R^3 preserves quadratic invariants only; the top's H is
     // cubic. Measured at h = 0.1 over 10^4 steps: 1.7e-4 (midpoint) vs ~5e-16 (collocation).
     const SpinningTop<double> top;
     std::vector<double> s = paper_top_start();

@@ -1,7 +1,7 @@
-// Observed order of every spin scheme (SPEC §2.4) on the periodic Heisenberg chain, d = 8, started
+// Observed order of every spin scheme (math §2.4) on the periodic Heisenberg chain, d = 8, started
 // from random spins (fill_random_spins, fixed seed), against a Coll-8 reference with a much smaller
 // step. Error = max over spins of |s_i(T) - s_ref_i(T)|; order = least-squares slope of
-// log(error) against log(h) over at least three step sizes, expected within 0.2 of SPEC §2.4.
+// log(error) against log(h) over at least three step sizes, expected within 0.2 of math §2.4.
 //
 // Measured with T = 1, seed 7, chain 0 (the numbers quoted in the plans below): every local order
 // between neighbouring step sizes is within 0.07 of the expected order, the errors stay far above

@@ -1,4 +1,4 @@
-// Checks the sphere geometry of SPEC §2.1, the dual numbers, and the systems' gradients and exact
+// Checks the sphere geometry of math §2.1, the dual numbers, and the systems' gradients and exact
 // discrete gradients against finite differences and direct evaluation.
 #include <gtest/gtest.h>
 
@@ -106,7 +106,7 @@ TEST(SpinGeometry, DualDerivativesMatchFiniteDifferences) {
 }
 
 // Each system's gradient is the derivative of its energy, and its exact discrete gradients satisfy
-// their identities to round-off (SPEC §2; these identities carry energy conservation).
+// their identities to round-off (math §2; these identities carry energy conservation).
 template <class System>
 void check_system(const System& system, std::uint64_t seed) {
     Lcg rng{seed};
@@ -148,7 +148,7 @@ TEST(SpinSystems, GradientsAndDiscreteGradients) {
 }
 
 TEST(SpinSystems, TopEnergyIsThePapers) {
-    // H = 1/2 s^T J s + 1/3 sum J_k s_k^3 with J = diag(1, 1/2, 1/4) (SPEC §2).
+    // H = 1/2 s^T J s + 1/3 sum J_k s_k^3 with J = diag(1, 1/2, 1/4) (math §2).
     const geomint::spin::SpinningTop<double> top;
     const V s{0.6, -0.8, 0.0};
     const double expected = 0.5 * (0.36 + 0.5 * 0.64) + (0.216 - 0.5 * 0.512) / 3.0;

@@ -1,4 +1,4 @@
-// Checks that the spin wave of SPEC §2 solves the periodic Heisenberg chain and stays on the spheres.
+// Checks that the spin wave of math §2 solves the periodic Heisenberg chain and stays on the spheres.
 #include <gtest/gtest.h>
 
 #include <cmath>

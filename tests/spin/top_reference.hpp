@@ -1,4 +1,4 @@
-// An independent reference solution of the perturbed spinning top (SPEC §2, §2.5), for the order
+// An independent reference solution of the perturbed spinning top (math §2, §2.5), for the order
 // tests of the top: ds/dt = s x grad H(s) with
 //   H = 1/2 s.Js + 1/3 sum_k J_k s_k^3,  grad H = J (s + s*s) componentwise,  J = I^-1,
 // integrated by Boost.Odeint's Runge-Kutta-Fehlberg 7(8) (its 8th-order solution) with a fixed

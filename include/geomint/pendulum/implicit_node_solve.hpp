@@ -1,4 +1,4 @@
-// The one nonlinear equation inside both pendulum steps (SPEC §1.1, §1.2 in scalar form):
+// The one nonlinear equation inside both pendulum steps (math §1.1, §1.2 in scalar form):
 //   x + a V'(x) = rhs,
 // with a = h^2/(4m) for Newmark and a = h^2/(24m) for Simpson. Shared so that the two schemes
 // solve it by literally the same operations (their results are compared bitwise across

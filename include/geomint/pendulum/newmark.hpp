@@ -1,4 +1,4 @@
-// Newmark (midpoint variational) step for L = m/2 q'^2 - V(q), SPEC §1.1.
+// Newmark (midpoint variational) step for L = m/2 q'^2 - V(q), math §1.1.
 #pragma once
 
 #include "geomint/pendulum/implicit_node_solve.hpp"
@@ -13,10 +13,10 @@ struct Newmark {
     static constexpr const char* summary = "midpoint variational integrator";
     static constexpr int order = 2;
     // The implicit equation is x + c h^2/m V'(x) = rhs: one root for every rhs while
-    // 1 + c h^2 V''/m > 0 everywhere (SPEC §1.1); the CLI warns past that step.
+    // 1 + c h^2 V''/m > 0 everywhere (math §1.1); the CLI warns past that step.
     static constexpr double implicit_coefficient = 1.0 / 4;
 
-    // Scalar form of SPEC §1.1: x = (q_j + q_{j+1})/2 solves
+    // Scalar form of math §1.1: x = (q_j + q_{j+1})/2 solves
     //   x + h^2/(4m) V'(x) = q_j + h/(2m) p_j,
     // then q_{j+1} = 2x - q_j and p_{j+1} = p_j - h V'(x).
     // One V'/V'' pair per Newton iteration, against two for the 2x2 form.

@@ -1,4 +1,4 @@
-// One-degree-of-freedom potentials V(q) with V' and V'' (SPEC §1): what the Newmark and Simpson
+// One-degree-of-freedom potentials V(q) with V' and V'' (math §1): what the Newmark and Simpson
 // steps need. Host+device; one small struct per potential. The potential concept:
 //   static constexpr const char* name, summary;     // --potential NAME, one line for --help
 //   static constexpr auto parameters;               // run-wide parameters (parameter_spec.hpp)
@@ -18,7 +18,7 @@
 
 namespace geomint {
 
-// Nonlinear pendulum, V(q) = m w^2 (1 - cos q), so q'' + w^2 sin q = 0 (SPEC §1).
+// Nonlinear pendulum, V(q) = m w^2 (1 - cos q), so q'' + w^2 sin q = 0 (math §1).
 template <class Real>
 struct PendulumPotential {
     static constexpr const char* name = "pendulum";

@@ -1,4 +1,4 @@
-// Simpson variational step (quadratic interpolation, Simpson quadrature), SPEC §1.2.
+// Simpson variational step (quadratic interpolation, Simpson quadrature), math §1.2.
 // Order 4 at the nodes; the 3-stage Lobatto IIIA-IIIB pair in disguise.
 #pragma once
 
@@ -14,10 +14,10 @@ struct Simpson {
     static constexpr const char* summary = "Simpson variational integrator (quadratic interpolation)";
     static constexpr int order = 4;
     // The implicit equation is x + c h^2/m V'(x) = rhs: one root for every rhs while
-    // 1 + c h^2 V''/m > 0 everywhere (SPEC §1.2); the CLI warns past that step.
+    // 1 + c h^2 V''/m > 0 everywhere (math §1.2); the CLI warns past that step.
     static constexpr double implicit_coefficient = 1.0 / 24;
 
-    // SPEC §1.2 with q_r eliminated: the internal node q_m solves
+    // math §1.2 with q_r eliminated: the internal node q_m solves
     //   q_m + h^2/(24m) V'(q_m) = q_j + h/(2m) p_j - h^2/(12m) V'(q_j),
     // then q_{j+1} = 2 q_m - q_j - h^2/(4m) V'(q_m) and
     //   p_{j+1} = m/h (q_{j+1} - q_j) - h/6 (2 V'(q_m) + V'(q_{j+1})).

@@ -1,5 +1,5 @@
 // Solver for block cyclic tridiagonal systems with B x B blocks (the Newton Jacobian of a local
-// scheme on a periodic chain, SPEC §3): O(d B^3) work, O(d B^2) memory in a strided workspace.
+// scheme on a periodic chain, math §3): O(d B^3) work, O(d B^2) memory in a strided workspace.
 #pragma once
 
 #include <cmath>

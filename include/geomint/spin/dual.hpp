@@ -1,5 +1,5 @@
 // Forward-mode dual numbers Dual<Real, N>: a value and N partial derivatives, used to build the
-// exact Jacobian blocks of the local Newton solves (SPEC §3). Host+device, no heap.
+// exact Jacobian blocks of the local Newton solves (math §3). Host+device, no heap.
 // Only the operations the spin layer uses are defined; add others as needed. A missing one cannot
 // silently lose derivatives: Dual has no conversion to Real, so such code either fails to compile
 // or promotes the real operand through Dual(real).

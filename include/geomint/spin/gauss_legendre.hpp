@@ -1,5 +1,5 @@
 // Gauss-Legendre nodes and weights on [0, 1] for the collocation stages (n = 2, 3, 4) and the
-// quadratures of AVF and collocation (n = 8, 16; SPEC §2.2, §2.3). Host+device constant tables.
+// quadratures of AVF and collocation (n = 8, 16; math §2.2, §2.3). Host+device constant tables.
 #pragma once
 
 #include "geomint/platform.hpp"

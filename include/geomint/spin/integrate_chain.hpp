@@ -1,5 +1,5 @@
 // The per-chain driver (INTERFACE.md): runs `steps` steps of one scheme in place, tracking the
-// energy drift and the unit-length error, and stops at the first failed step (SPEC §3).
+// energy drift and the unit-length error, and stops at the first failed step (math §3).
 #pragma once
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // Newton's method for "local" implicit steps on a periodic chain: block i of the residual depends
-// only on unknown blocks i-1, i, i+1, so the Jacobian is block cyclic tridiagonal (SPEC §3).
+// only on unknown blocks i-1, i, i+1, so the Jacobian is block cyclic tridiagonal (math §3).
 #pragma once
 
 #include <cmath>
@@ -27,7 +27,7 @@ namespace geomint::spin {
 //       GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const;
 //       // Optional: called with the current iterate before each Jacobian is built, to refresh
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
-//       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, SPEC §3).
+//       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3).
 //       GEOMINT_HD void prepare(StridedReals<Real> x);
 //   };
 //

@@ -1,7 +1,7 @@
 // The registry of spin systems on (S^2)^d: every scheme and every Hamiltonian geomint offers.
 // Names, help text, dispatch, CUDA instantiations and test lists are all generated from these two
 // lists: a new scheme or Hamiltonian is its header plus one line here (CONTRIBUTING.md).
-// The scheme order is the order of presentation (SPEC §2.2, §2.3, then the baselines of §2.5).
+// The scheme order is the order of presentation (math §2.2, §2.3, then the baselines of §2.5).
 #pragma once
 
 #include "geomint/registry_entry.hpp"

@@ -25,7 +25,7 @@ struct StridedSpins {
         base[(k + 1) * stride] = s.y;
         base[(k + 2) * stride] = s.z;
     }
-    // Periodic neighbour index (chains are periodic, SPEC §2).
+    // Periodic neighbour index (chains are periodic, math §2).
     GEOMINT_HD int wrap(int i) const { return i < 0 ? i + d : (i >= d ? i - d : i); }
 };
 

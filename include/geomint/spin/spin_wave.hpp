@@ -1,4 +1,4 @@
-// Exact spin-wave solution of the periodic Heisenberg chain (SPEC §2), the reference for the
+// Exact spin-wave solution of the periodic Heisenberg chain (math §2), the reference for the
 // chain's order tests. Host+device.
 #pragma once
 
@@ -11,7 +11,7 @@
 namespace geomint::spin {
 
 // s_j(t) = cos(phi) (a cos th_j + b sin th_j) + sin(phi) n,  th_j = j p - 2 (1 - cos p) sin(phi) t,
-// p = 2 pi / d, n = a x b (SPEC §2). Indexing: storage spin i = 0..d-1 is the paper's j = i + 1,
+// p = 2 pi / d, n = a x b (math §2). Indexing: storage spin i = 0..d-1 is the paper's j = i + 1,
 // so the states match the paper's; by periodicity (th_{j+d} = th_j + 2 pi) spin d-1's right
 // neighbour is spin 0, as in HeisenbergChain.
 template <class Real>

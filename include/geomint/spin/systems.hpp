@@ -1,4 +1,4 @@
-// Hamiltonians on (S^2)^d (SPEC §2): the perturbed spinning top, the periodic Heisenberg chain and
+// Hamiltonians on (S^2)^d (math §2): the perturbed spinning top, the periodic Heisenberg chain and
 // an anisotropic chain (the worked example of adding a system). Host+device, T real or dual.
 #pragma once
 
@@ -15,20 +15,20 @@ namespace geomint::spin {
 //   static System from_parameters(const Real*);   // reads them in declaration order
 // Its energy and gradients (all templated on the scalar T, which may be a dual number; the
 // schemes only ever need a spin and its two periodic neighbours, which keeps every Newton
-// Jacobian block cyclic tridiagonal, SPEC §3):
+// Jacobian block cyclic tridiagonal, math §3):
 //   static constexpr bool is_chain;   // false: d = 1 and `left`/`right` are ignored
 //   T energy_density(left, s, right)  // H = sum_i energy_density(s_{i-1}, s_i, s_{i+1})
 //   T site_energy(left, s, right)     // every term of H that contains s_i: H changes by exactly
-//                                     // its change when only s_i moves (Itoh-Abe, SPEC §2.2)
+//                                     // its change when only s_i moves (Itoh-Abe, math §2.2)
 //   Vec3<T> gradient(left, s, right)  // Euclidean dH/ds_i
 //   Vec3<T> site_discrete_gradient(left, a, b, right)  // exact: site_energy(left, b, right) -
 //                                     // site_energy(left, a, right) = result . (b - a); a
 //                                     // polynomial H factors exactly, which spares Itoh-Abe the
-//                                     // cancellation of a divided difference (SPEC §2.2)
-// Chains also provide, for the local midpoint DRG "mmp" (SPEC §2.2):
+//                                     // cancellation of a divided difference (math §2.2)
+// Chains also provide, for the local midpoint DRG "mmp" (math §2.2):
 //   Vec3<T> midpoint_drg(ul, vl, u, v, ur, vr)  // gbar_i with sum_i gbar_i.(v_i - u_i) = H(v) - H(u)
 //
-// Perturbed spinning top (SPEC §2, d = 1): H = 1/2 s^T J s + 1/3 sum_k J_k s_k^3, J = I^{-1},
+// Perturbed spinning top (math §2, d = 1): H = 1/2 s^T J s + 1/3 sum_k J_k s_k^3, J = I^{-1},
 // grad H = J (s + s*s).
 template <class Real>
 struct SpinningTop {
@@ -67,7 +67,7 @@ struct SpinningTop {
     }
 };
 
-// Periodic Heisenberg chain (SPEC §2): H = sum_i s_i . s_{i-1}, dH/ds_i = s_{i-1} + s_{i+1}.
+// Periodic Heisenberg chain (math §2): H = sum_i s_i . s_{i-1}, dH/ds_i = s_{i-1} + s_{i+1}.
 template <class Real>
 struct HeisenbergChain {
     static constexpr bool is_chain = true;
@@ -95,7 +95,7 @@ struct HeisenbergChain {
         return l + r;  // the site energy is linear in s_i
     }
     // (v_i - u_i).(u_{i-1} + v_{i-1} + u_{i+1} + v_{i+1})/2 summed over i telescopes bond by bond
-    // to H(v) - H(u) (SPEC §2.2, local midpoint).
+    // to H(v) - H(u) (math §2.2, local midpoint).
     template <class T>
     GEOMINT_HD Vec3<T> midpoint_drg(const Vec3<T>& ul, const Vec3<T>& vl, const Vec3<T>&, const Vec3<T>&,
                                     const Vec3<T>& ur, const Vec3<T>& vr) const {

@@ -1,4 +1,4 @@
-// Three-vector of a real or dual scalar T: the one value type of the spin layer (SPEC §2).
+// Three-vector of a real or dual scalar T: the one value type of the spin layer (math §2).
 // Host+device; mixed operations (Vec3<Dual> with Vec3<Real> or Real) give the wider type.
 #pragma once
 
@@ -84,7 +84,7 @@ GEOMINT_HD A norm(const Vec3<A>& a) {
     using std::sqrt;  // found by ADL for dual numbers
     return sqrt(dot(a, a));
 }
-// Componentwise product (the top's s*s, SPEC §2).
+// Componentwise product (the top's s*s, math §2).
 template <class A, class B>
 GEOMINT_HD auto hadamard(const Vec3<A>& a, const Vec3<B>& b) -> Vec3<decltype(a.x * b.x)> {
     return {a.x * b.x, a.y * b.y, a.z * b.z};

@@ -1,4 +1,4 @@
-// Energy-preserving collocation-like schemes Coll-4, Coll-6, Coll-8 (SPEC §2.3): s Gauss stages,
+// Energy-preserving collocation-like schemes Coll-4, Coll-6, Coll-8 (math §2.3): s Gauss stages,
 // centre c = u, one Newton solve per step on the stage vectors of every spin (block 3 s per spin).
 #pragma once
 
@@ -15,8 +15,8 @@
 namespace geomint::spin {
 
 // Constant coefficients of an s-stage method with Gauss nodes c_k and Lagrange basis l_j
-// (SPEC §2.3), and of the Q-point Gauss-Legendre rule for the integrals G_j (16 nodes, as in
-// SPEC §2.3: the integrand is not polynomial, and 16 nodes keep the energy error at round-off).
+// (math §2.3), and of the Q-point Gauss-Legendre rule for the integrals G_j (16 nodes, as in
+// math §2.3: the integrand is not polynomial, and 16 nodes keep the energy error at round-off).
 template <int S>
 struct CollocationTables {
     static constexpr int quadrature_nodes = 16;
@@ -64,12 +64,12 @@ GEOMINT_HD constexpr CollocationTables<S> make_collocation_tables() {
 }
 
 // One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
-// x[3 s i + 3 j + k] = component k of Z_j. Residual (SPEC §2.3):
+// x[3 s i + 3 j + k] = component k of Z_j. Residual (math §2.3):
 //   Z_j - T_{U_j} phi_c^{-1} ( U_j x (T_{U_j} phi_c^{-1})^T G_j ),  c = u_i.
 // Its image lies in T_c S^2 (c . T_U phi_c^{-1} a = 0 for every a), so the c-component of the
 // residual is c . Z_j and the zero has Z_j tangent without a constraint. Spin i couples to its
 // neighbours only through dH/ds_i at the quadrature points, so the Jacobian is block cyclic
-// tridiagonal (SPEC §3).
+// tridiagonal (math §3).
 template <int S, class System, class Real>
 struct CollocationStep {
     static constexpr int block_size = 3 * S;
@@ -121,10 +121,10 @@ private:
     }
 };
 
-// Coll-2s (SPEC §2.3, order 2 s): Collocation<2> = coll4, <3> = coll6, <4> = coll8.
+// Coll-2s (math §2.3, order 2 s): Collocation<2> = coll4, <3> = coll6, <4> = coll8.
 template <int S>
 struct Collocation {
-    static_assert(S >= 2 && S <= 4, "SPEC §2.3 defines s = 2, 3, 4 (Coll-4, Coll-6, Coll-8)");
+    static_assert(S >= 2 && S <= 4, "math §2.3 defines s = 2, 3, 4 (Coll-4, Coll-6, Coll-8)");
     static constexpr const char* name = S == 2 ? "coll4" : (S == 3 ? "coll6" : "coll8");
     static constexpr int stages = S;
     static constexpr int order = 2 * S;
@@ -142,7 +142,7 @@ struct Collocation {
         const int d = state.d;
         const StridedReals<Real> x = work;
         const StridedReals<Real> newton = work.at(3 * S * static_cast<std::size_t>(d));
-        // Guess (SPEC §3): every stage vector at its h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u.
+        // Guess (math §3): every stage vector at its h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u.
         for (int i = 0; i < d; ++i) {
             const Vec3<Real> ui = state.get(i);
             const Vec3<Real> z =
@@ -153,7 +153,7 @@ struct Collocation {
         CollocationStep<S, System, Real> problem{system, state, h};
         const NewtonOutcome<Real> out = local_newton_solve(problem, x, newton, options);
         if (out.status != SolveStatus::ok) return out;  // state untouched (INTERFACE.md)
-        // v_i = phi_{u_i}(h sum_j b_j Z_j) (SPEC §2.3): spin i needs only its own u_i and stages,
+        // v_i = phi_{u_i}(h sum_j b_j Z_j) (math §2.3): spin i needs only its own u_i and stages,
         // so it can be overwritten at once.
         constexpr CollocationTables<S> tab = make_collocation_tables<S>();
         for (int i = 0; i < d; ++i) {

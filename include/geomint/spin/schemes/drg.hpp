@@ -1,4 +1,4 @@
-// DRG schemes for spin systems (SPEC §2.2): avf, mp, mmp, ia, sia, comp2, compsia, comp4. Each
+// DRG schemes for spin systems (math §2.2): avf, mp, mmp, ia, sia, comp2, compsia, comp4. Each
 // stage solves v_i = phi_{c_i}(phi_{c_i}^{-1}(u_i) + h m_i x g_i(u, v)) by the local Newton driver.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace geomint::spin {
 
-// Symmetric c = (u + v)/|u + v| everywhere, except plain Itoh-Abe (c = u), SPEC §2.2.
+// Symmetric c = (u + v)/|u + v| everywhere, except plain Itoh-Abe (c = u), math §2.2.
 enum class Centre { symmetric, start };
 
 // One DRG step u -> v as a local problem (local_newton.hpp) with one 3-block per spin, the
@@ -71,7 +71,7 @@ GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& g
                                          StridedSpins<Real> from, StridedSpins<Real> to, StridedReals<Real> x,
                                          StridedReals<Real> newton_work, const NewtonOptions<Real>& options) {
     const int d = from.d;
-    for (int i = 0; i < d; ++i) x.spins(d).set(i, from.get(i));  // guess: the previous state (SPEC §3)
+    for (int i = 0; i < d; ++i) x.spins(d).set(i, from.get(i));  // guess: the previous state (math §3)
     DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
     const NewtonOutcome<Real> out = local_newton_solve(stage, x, newton_work, options);
     if (out.status != SolveStatus::ok) return out;
@@ -103,7 +103,7 @@ struct StagedStep {
     }
 };
 
-// Triple-jump coefficients (SPEC §2.2): g1 = g3 = 1/(2 - 2^{1/3}), g2 = 1 - 2 g1.
+// Triple-jump coefficients (math §2.2): g1 = g3 = 1/(2 - 2^{1/3}), g2 = 1 - 2 g1.
 // 2^{1/3} is written as its correctly rounded double (also correctly rounded once converted to
 // float), not std::cbrt(2): libm's cbrt is not correctly rounded everywhere (CUDA's, clang's
 // unfolded call), and the same bits on every compiler and backend keep results identical.
@@ -121,7 +121,7 @@ GEOMINT_HD bool add_stage(NewtonOutcome<Real>& total, const NewtonOutcome<Real>&
     return stage.status == SolveStatus::ok;
 }
 
-// Triple jump of a symmetric second-order step (SPEC §2.2): stage(g h, from, to) is run for
+// Triple jump of a symmetric second-order step (math §2.2): stage(g h, from, to) is run for
 // g = g1, 1 - 2 g1, g1 into the intermediate state p.y; the state is written only when all
 // three have converged.
 template <class Real, class Stage>
@@ -186,7 +186,7 @@ struct LocalMidpoint : SingleStageDrg<Centre::symmetric, LocalMidpointGradient> 
     static constexpr int order = 2;
     static constexpr const char* preserves = "energy";
     static constexpr const char* summary = "local midpoint DRG (chains only)";
-    // Needs the system's exact local midpoint DRG (SPEC §2.2), which only chains provide.
+    // Needs the system's exact local midpoint DRG (math §2.2), which only chains provide.
     template <class System>
     static constexpr bool applies_to() {
         return System::is_chain && requires(const System& s, const Vec3<double>& v) {
@@ -207,7 +207,7 @@ struct SymmetrisedItohAbe : SingleStageDrg<Centre::symmetric, ItohAbeGradient<Ia
     static constexpr const char* summary = "symmetrised Itoh-Abe DRG";
 };
 
-// Comp-2 (SPEC §2.2): half a step of the adjoint (g = IA(v, u)), then half a step of IA(u, v),
+// Comp-2 (math §2.2): half a step of the adjoint (g = IA(v, u)), then half a step of IA(u, v),
 // both with the symmetric centre.
 struct Comp2 {
     static constexpr const char* name = "comp2";
@@ -243,7 +243,7 @@ struct Comp2 {
     }
 };
 
-// Comp-SIA (SPEC §2.2): the triple jump of SIA, order 4.
+// Comp-SIA (math §2.2): the triple jump of SIA, order 4.
 struct CompSia {
     static constexpr const char* name = "compsia";
     static constexpr int order = 4;
@@ -262,7 +262,7 @@ struct CompSia {
     }
 };
 
-// Comp-4 (SPEC §2.2): the triple jump of Comp-2, six Itoh-Abe stages, order 4.
+// Comp-4 (math §2.2): the triple jump of Comp-2, six Itoh-Abe stages, order 4.
 struct Comp4 {
     static constexpr const char* name = "comp4";
     static constexpr int order = 4;

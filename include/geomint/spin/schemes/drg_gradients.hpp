@@ -1,4 +1,4 @@
-// The discrete Riemannian gradients of SPEC §2.2 (AVF, Gonzalez midpoint, local midpoint,
+// The discrete Riemannian gradients of math §2.2 (AVF, Gonzalez midpoint, local midpoint,
 // Itoh-Abe and its symmetrisation), evaluated for one spin from its periodic neighbourhood.
 #pragma once
 
@@ -24,15 +24,15 @@ struct Neighbourhood {
 };
 
 // Below this |increment| a divided difference loses too many digits to round-off; a derivative
-// at the middle of the increment is used instead, exact to O(alpha^3) ~ eps (SPEC §2.2, "needs a
+// at the middle of the increment is used instead, exact to O(alpha^3) ~ eps (math §2.2, "needs a
 // tolerance, not == 0").
 template <class Real>
 GEOMINT_HD Real small_increment() {
     return std::cbrt(std::numeric_limits<Real>::epsilon());
 }
 
-// AVF DRG (SPEC §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
-// 8-point Gauss-Legendre (enough for round-off energy error, SPEC §2.2). Symmetric centres.
+// AVF DRG (math §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
+// 8-point Gauss-Legendre (enough for round-off energy error, math §2.2). Symmetric centres.
 struct AvfGradient {
     template <class System, class T, class Real>
     GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
@@ -63,9 +63,9 @@ struct AvfGradient {
     }
 };
 
-// Gonzalez midpoint DRG (SPEC §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
+// Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
 // lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
-// prepare() refreshes from each iterate: a simplified Newton in lambda (SPEC §3), which
+// prepare() refreshes from each iterate: a simplified Newton in lambda (math §3), which
 // contracts like O(h^2) per iteration since lambda = O(|eta|).
 template <class Real>
 struct MidpointGradient {
@@ -109,7 +109,7 @@ struct MidpointGradient {
     }
 };
 
-// Local midpoint DRG for chains (SPEC §2.2, the paper's MMP idea): g_i = mu_i gbar_i with
+// Local midpoint DRG for chains (math §2.2, the paper's MMP idea): g_i = mu_i gbar_i with
 // mu_i = |u_i + v_i|/2 and gbar the system's exact Euclidean midpoint gradient; since
 // eta_i = (v_i - u_i)/mu_i for the symmetric centre, g_i . eta_i = gbar_i . (v_i - u_i).
 // For a single spin (d = 1) the site discrete gradient is that gbar, so the type also compiles
@@ -133,7 +133,7 @@ namespace detail {
 // p = c + x: the quotient (s(t) - s(0))/t written without cancellation,
 //   E/n_t - p (2 e.p + t)/(n_t n_0 (n_0 + n_t)),  n_t = |p + t e|,
 // so a_j = gbar . quotient is accurate for any t and equals the directional derivative at t = 0
-// (SPEC §2.2 asks for a tolerance at alpha = 0; this form needs none).
+// (math §2.2 asks for a tolerance at alpha = 0; this form needs none).
 template <class T>
 GEOMINT_HD Vec3<T> ia_chord(const Vec3<T>& p, const T& t, const Vec3<T>& e) {
     using R = real_of_t<T>;
@@ -143,10 +143,10 @@ GEOMINT_HD Vec3<T> ia_chord(const Vec3<T>& p, const T& t, const Vec3<T>& e) {
 
 }  // namespace detail
 
-// Itoh-Abe DRG (SPEC §2.2) for spin i, walking from `from` to `to`: the spins are moved one at a
+// Itoh-Abe DRG (math §2.2) for spin i, walking from `from` to `to`: the spins are moved one at a
 // time in index order, each along E_1 then E_2 of its tangent plane at c_i. So when spin i moves,
 // spin i-1 is already at `to` (spin d-1 when i = 0 is not yet) and spin i+1 is still at `from`
-// (spin 0 when i = d-1 has moved): local, SPEC §3. `side` picks the basis branch.
+// (spin 0 when i = d-1 has moved): local, math §3. `side` picks the basis branch.
 // a_j = (H(w_j) - H(w_{j-1}))/alpha_j = gbar(w_{j-1}, w_j) . (w_j - w_{j-1})/alpha_j, with the
 // system's exact site discrete gradient gbar and the chord quotient above.
 template <class System, class T, class Real>
@@ -169,7 +169,7 @@ GEOMINT_HD Vec3<T> itoh_abe(const System& system, int i, int d, const Vec3<T>& c
     return g1 * e1 + g2 * e2;
 }
 
-// Which Itoh-Abe DRG: IA(u, v), its adjoint's IA(v, u), or the symmetrised mean (SPEC §2.2).
+// Which Itoh-Abe DRG: IA(u, v), its adjoint's IA(v, u), or the symmetrised mean (math §2.2).
 enum class IaDirection { forward, adjoint, symmetrised };
 
 template <IaDirection direction>

@@ -1,4 +1,4 @@
-// The two baselines the energy-preserving schemes are compared with (SPEC §2.5): the implicit
+// The two baselines the energy-preserving schemes are compared with (math §2.5): the implicit
 // midpoint rule in the embedding R^{3d} and the spherical midpoint rule of McLachlan-Modin-Verdier.
 #pragma once
 
@@ -21,7 +21,7 @@ enum class MidpointKind {
 //   v_i - u_i - h m_i x dH/ds_i(m_{i-1}, m_i, m_{i+1}).
 // Both rules keep |v_i| = |u_i| exactly: v_i - u_i is orthogonal to m_i, a multiple of u_i + v_i,
 // so |v_i|^2 - |u_i|^2 = (v_i - u_i).(v_i + u_i) = 0. The embedded rule preserves only quadratic
-// invariants, so not the top's cubic H (SPEC §2.5); the spherical one is symplectic, order 2.
+// invariants, so not the top's cubic H (math §2.5); the spherical one is symplectic, order 2.
 template <MidpointKind kind, class System, class Real>
 struct MidpointStep {
     static constexpr int block_size = 3;
@@ -70,7 +70,7 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
                                              bool renormalise) {
     const int d = state.d;
     const StridedReals<Real> x = work;
-    for (int i = 0; i < d; ++i) x.spins(d).set(i, state.get(i));  // guess: the previous state (SPEC §3)
+    for (int i = 0; i < d; ++i) x.spins(d).set(i, state.get(i));  // guess: the previous state (math §3)
     MidpointStep<kind, System, Real> problem{system, state, h};
     const NewtonOutcome<Real> out = local_newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options);
     if (out.status != SolveStatus::ok) return out;
@@ -100,7 +100,7 @@ struct MidpointRule {
 
 // "implicit_midpoint": v = u + h m x gradH(m), m = (u + v)/2, then each spin renormalised (the
 // rule keeps |s_i| itself, so this only removes the Newton tolerance). It does not conserve the
-// top's energy: the baseline the energy-preserving schemes are plotted against (SPEC §2.5).
+// top's energy: the baseline the energy-preserving schemes are plotted against (math §2.5).
 struct ImplicitMidpoint : MidpointRule<MidpointKind::embedded, true> {
     static constexpr const char* name = "implicit_midpoint";
     static constexpr const char* preserves = "unit length (renormalised); not the energy of a cubic H";
