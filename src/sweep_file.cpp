@@ -106,7 +106,12 @@ std::string key_part(const std::string& key) {
 // `text` written so that parse_sweep_text reads exactly `text` back: bare when it is a number or
 // a list of numbers that reads back the same, a string otherwise.
 std::string value_literal(const std::string& text) {
+    // Only the characters of numbers, nan, inf and commas can make a bare value; anything else is
+    // written as a string without reaching toml++'s parser, which meets undefined behaviour on some
+    // non-ASCII characters (refuse_non_ascii).
+    const bool could_be_bare = !text.empty() && text.find_first_not_of("0123456789+-.,eEinfa") == std::string::npos;
     for (const bool as_array : {false, true}) {
+        if (!could_be_bare) break;
         const std::string literal = as_array ? "[" + text + "]" : text;
         try {
             const toml::table table = toml::parse("x = " + literal + "\n", std::string_view("value"));

@@ -110,4 +110,20 @@ TEST(FuzzRegression, KeysThatCannotBeBareAreWrittenQuoted) {
     EXPECT_NE(written.find("\nplain-key_1 = 3\n"), std::string::npos) << written;
 }
 
+// fuzz_sweep_file: a string holding a non-ASCII character through an escape ("\u00d7") was tried
+// as a bare value on the way out, and toml++ 3.3.0 reached __builtin_unreachable parsing it. Only
+// number-like text is tried bare now; the rest is written as an escaped string and reads back.
+TEST(FuzzRegression, NonAsciiValuesAreWrittenAsEscapedStrings) {
+    const std::vector<geomint::SweepEntry> entries = {{"E",
+                                                       "-a\xc3\x97"
+                                                       "7Qw')",
+                                                       false},
+                                                      {"s0", "-0,-v,11", false}};
+    const std::string written = geomint::render_sweep_file("pendulum", entries);
+    EXPECT_EQ(written.find('\xc3'), std::string::npos) << written;  // ASCII only
+    const geomint::SweepFile back = geomint::parse_sweep_text(written, "written.toml");
+    ASSERT_EQ(back.settings.size(), entries.size()) << written;
+    for (std::size_t k = 0; k < entries.size(); ++k) EXPECT_EQ(back.settings[k].text, entries[k].text) << written;
+}
+
 }  // namespace
