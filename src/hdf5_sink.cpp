@@ -27,13 +27,15 @@ std::string utc_now() {
 }
 
 // A divisor of `capacity` (trajectories per run chunk) whose rows fit kChunkBytes, so that every
-// run chunk but the last writes whole HDF5 chunks.
+// run chunk but the last writes whole HDF5 chunks. Without a divisor near that size (a large
+// prime --chunk-size), the largest size that fits: correct, with a partial chunk at each seam.
 hsize_t chunk_rows(std::size_t capacity, std::size_t row_bytes) {
     const std::size_t wanted = std::max<std::size_t>(1, static_cast<std::size_t>(kChunkBytes / double(row_bytes)));
     if (capacity <= wanted) return capacity;
-    for (std::size_t parts = (capacity + wanted - 1) / wanted; parts <= capacity; ++parts)
+    const std::size_t fewest = (capacity + wanted - 1) / wanted;
+    for (std::size_t parts = fewest; parts <= 4 * fewest; ++parts)
         if (capacity % parts == 0) return capacity / parts;
-    return 1;
+    return wanted;
 }
 
 hid_t file_real(Precision p) { return p == Precision::float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE; }

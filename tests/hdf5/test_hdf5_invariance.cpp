@@ -66,3 +66,23 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
+
+namespace {
+
+// A large prime chunk has no divisor of HDF5-chunk size: the HDF5 chunks then straddle the run
+// chunks' seams, and the datasets must still be those of one chunk.
+TEST(Hdf5Invariance, APrimeChunkLargerThanAnHdf5ChunkGivesEqualDatasets) {
+    ScratchFolder scratch;
+    const std::string command =
+        "pendulum --q0 0.1:3.1:200 --p0 -1:1:1000 --steps 4 --dt 0.01 --backend cpu --quiet --save-every 3";
+    const auto prime = run_geomint(command + " --chunk-size 100003 --out " + scratch.file("prime.h5"), scratch);
+    const auto whole = run_geomint(command + " --chunk-size 200000 --out " + scratch.file("whole.h5"), scratch);
+    ASSERT_EQ(prime.exit_code, 0) << prime.error_output;
+    ASSERT_EQ(whole.exit_code, 0) << whole.error_output;
+    const auto a = Hdf5File(scratch.file("prime.h5")).all_datasets();
+    const auto b = Hdf5File(scratch.file("whole.h5")).all_datasets();
+    ASSERT_TRUE(a.count("/states"));
+    EXPECT_TRUE(a == b);
+}
+
+}  // namespace
