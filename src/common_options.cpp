@@ -75,10 +75,7 @@ RunConfig parse_run_config(const CommonOptions& o) {
                                                  config.out + "'; CSV holds the final state only)");
     }
     check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
-    // Saved states are written by the CPU backend only for now: `auto` means the CPU then.
-    config.backend = choose_backend(config.save_every > 0 && o.backend == "auto" ? "cpu" : o.backend, config.threads);
-    if (config.save_every > 0 && config.backend.backend == Backend::cuda)
-        throw UsageError("--save-every", "saved states are written by the CPU backend only for now: add --backend cpu");
+    config.backend = choose_backend(o.backend, config.threads);
     return config;
 }
 

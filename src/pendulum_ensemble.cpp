@@ -43,13 +43,14 @@ public:
             batch_.q0[i] = static_cast<Real>(job_.value(begin + i, kQ0Axis));
             batch_.p0[i] = static_cast<Real>(job_.value(begin + i, kP0Axis));
         }
+        // NaN until written: a trajectory that fails before a save leaves NaN there.
+        if (config_.save_every > 0)
+            saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 2,
+                          std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n);
+            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
             if (progress) progress(n);
         } else if (config_.save_every > 0) {
-            // NaN until written: a trajectory that fails before a save leaves NaN there.
-            const long long saves = save_count(config_.time.steps, config_.save_every);
-            saves_.assign(static_cast<std::size_t>(saves) * n * 2, std::numeric_limits<Real>::quiet_NaN());
             const SaveRecorder<Real> recorder{saves_.data(), n, 2, config_.save_every, config_.time.steps};
             run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {

@@ -45,13 +45,14 @@ public:
             job_.initial.fill(begin + t, chain_.data());
             for (int k = 0; k < 3 * d; ++k) batch_.state[k * n + t] = static_cast<Real>(chain_[k]);
         }
+        // NaN until written: a chain that fails before a save leaves NaN there.
+        if (config_.save_every > 0)
+            saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 3 * d,
+                          std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n);
+            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
             if (progress) progress(n);
         } else if (config_.save_every > 0) {
-            // NaN until written: a chain that fails before a save leaves NaN there.
-            const long long saves = save_count(config_.time.steps, config_.save_every);
-            saves_.assign(static_cast<std::size_t>(saves) * n * 3 * d, std::numeric_limits<Real>::quiet_NaN());
             const SaveRecorder<Real> recorder{saves_.data(), n, 3 * d, config_.save_every, config_.time.steps};
             run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {
