@@ -9,6 +9,7 @@
 
 #include "pendulum_body.hpp"
 #include "pendulum_dispatch.hpp"
+#include "save_recorder.hpp"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
 
@@ -35,7 +36,10 @@ public:
 
     // Copies the inputs of the n trajectories `host` points at (host memory) to the device, runs
     // them and copies the outputs back. Returns the kernel's time in milliseconds (CUDA events).
-    float run(const PendulumBatchView<Real>& host, std::size_t n);
+    // With `saves` (host memory for [save_count(steps, save_every)][n][2] reals), the states of
+    // kernels/save_recorder.hpp are saved on the device and copied there too (NaN where a
+    // trajectory failed before a save).
+    float run(const PendulumBatchView<Real>& host, std::size_t n, Real* saves = nullptr, long long save_every = 0);
 
 private:
     struct Device;
@@ -54,7 +58,8 @@ public:
 
     // Advances the n chains of `host.state` (host memory, stride n) in place and fills the
     // outcome arrays; host.workspace is not used. Returns the kernel's time in milliseconds.
-    float run(const SpinBatchView<Real>& host, std::size_t n);
+    // `saves` as for the pendulum, [save][chain][3 d].
+    float run(const SpinBatchView<Real>& host, std::size_t n, Real* saves = nullptr, long long save_every = 0);
 
 private:
     struct Device;

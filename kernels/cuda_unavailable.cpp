@@ -20,7 +20,7 @@ PendulumCudaRunner<Real>::PendulumCudaRunner(const PendulumModel&, const Pendulu
 template <class Real>
 PendulumCudaRunner<Real>::~PendulumCudaRunner() = default;
 template <class Real>
-float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>&, std::size_t) {
+float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>&, std::size_t, Real*, long long) {
     throw std::runtime_error(kNoCuda);
 }
 template class PendulumCudaRunner<double>;
@@ -35,7 +35,7 @@ SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel&, const SpinStepSettings<Re
 template <class Real>
 SpinCudaRunner<Real>::~SpinCudaRunner() = default;
 template <class Real>
-float SpinCudaRunner<Real>::run(const SpinBatchView<Real>&, std::size_t) {
+float SpinCudaRunner<Real>::run(const SpinBatchView<Real>&, std::size_t, Real*, long long) {
     throw std::runtime_error(kNoCuda);
 }
 template class SpinCudaRunner<double>;

@@ -4,11 +4,14 @@
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/fill.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "outcome_view.hpp"
+#include "save_recorder.hpp"
 
 namespace geomint {
 
@@ -27,6 +30,17 @@ void upload(const T* host, std::size_t n, thrust::device_vector<T>& device) {
 template <class T>
 void download(const thrust::device_vector<T>& device, std::size_t n, T* host) {
     thrust::copy_n(device.begin(), n, host);
+}
+
+// The device buffer of one chunk's saved states (kernels/save_recorder.hpp), NaN until written,
+// grown to the largest chunk and kept for the run.
+template <class Real>
+SaveRecorder<Real> device_saves(thrust::device_vector<Real>& buffer, std::size_t n, int dim, long long every,
+                                long long steps) {
+    const std::size_t size = static_cast<std::size_t>(save_count(steps, every)) * n * static_cast<std::size_t>(dim);
+    if (buffer.size() < size) buffer.resize(size);
+    thrust::fill_n(buffer.begin(), size, std::numeric_limits<Real>::quiet_NaN());
+    return {device_pointer(buffer), n, dim, every, steps};
 }
 
 template <class Real>

@@ -11,6 +11,7 @@ struct PendulumCudaRunner<Real>::Device {
     PendulumModel model;
     PendulumStepSettings<Real> step;
     thrust::device_vector<Real> q0, p0, mass, omega, q, p;
+    thrust::device_vector<Real> saves;  // with --save-every: [save][trajectory][q, p]
     DeviceOutcome<Real> outcome;
 
     Device(const PendulumModel& m, const PendulumStepSettings<Real>& s, std::size_t capacity)
@@ -34,7 +35,8 @@ template <class Real>
 PendulumCudaRunner<Real>::~PendulumCudaRunner() = default;
 
 template <class Real>
-float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>& host, std::size_t n) {
+float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>& host, std::size_t n, Real* saves,
+                                    long long save_every) {
     if (n == 0) return 0.0f;
     if (n > device_->q0.size()) throw std::invalid_argument("chunk larger than the CUDA runner's capacity");
     Device& d = *device_;
@@ -47,9 +49,19 @@ float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>& host, std::si
                                        d.outcome.view()};
     float milliseconds = 0.0f;
     with_pendulum_types<Real>(d.model, [&](auto scheme, auto potential) {
-        using Body = PendulumTrajectoryBody<decltype(scheme), decltype(potential), Real>;
-        milliseconds = launch_for_each_index(Body{scheme, potential, view, d.step}, n);
+        using Scheme = decltype(scheme);
+        using Potential = decltype(potential);
+        if (saves == nullptr) {
+            using Body = PendulumTrajectoryBody<Scheme, Potential, Real>;
+            milliseconds = launch_for_each_index(Body{scheme, potential, view, d.step}, n);
+        } else {
+            using Body = PendulumTrajectoryBody<Scheme, Potential, Real, SaveRecorder<Real>>;
+            const SaveRecorder<Real> recorder = device_saves(d.saves, n, 2, save_every, d.step.steps);
+            milliseconds = launch_for_each_index(Body{scheme, potential, view, d.step, recorder}, n);
+        }
     });
+    if (saves != nullptr)
+        download(d.saves, static_cast<std::size_t>(save_count(d.step.steps, save_every)) * n * 2, saves);
     download(d.q, n, host.q);
     download(d.p, n, host.p);
     d.outcome.download_to(host.outcome, n);

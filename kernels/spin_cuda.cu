@@ -20,10 +20,11 @@ namespace {
 
 template <class Real, int... Index>
 float launch_for_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                        std::integer_sequence<int, Index...>) {
+                        const SaveRecorder<Real>* saves, std::integer_sequence<int, Index...>) {
     float milliseconds = 0.0f;
     const bool found =
-        ((model.system == Index ? (milliseconds = launch_spin_system<Index, Real>(model, step, view), true) : false) ||
+        ((model.system == Index ? (milliseconds = launch_spin_system<Index, Real>(model, step, view, saves), true)
+                                : false) ||
          ...);
     if (!found) throw std::invalid_argument("spin system not registered");
     return milliseconds;
@@ -38,6 +39,7 @@ struct SpinCudaRunner<Real>::Device {
     int spins;
     std::size_t capacity;
     thrust::device_vector<Real> state, workspace, norm_error;
+    thrust::device_vector<Real> saves;  // with --save-every: [save][chain][3 d]
     DeviceOutcome<Real> outcome;
 
     Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n)
@@ -60,7 +62,7 @@ template <class Real>
 SpinCudaRunner<Real>::~SpinCudaRunner() = default;
 
 template <class Real>
-float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n) {
+float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n, Real* saves, long long save_every) {
     if (n == 0) return 0.0f;
     Device& d = *device_;
     if (n > d.capacity || host.spins != d.spins) throw std::invalid_argument("chunk does not fit the CUDA runner");
@@ -69,8 +71,13 @@ float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n) 
     const SpinBatchView<Real> view{
         device_pointer(d.state), device_pointer(d.workspace), n, d.spins, device_pointer(d.norm_error),
         d.outcome.view()};
-    const float milliseconds =
-        launch_for_system<Real>(d.model, d.step, view, std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    const int dim = 3 * d.spins;
+    SaveRecorder<Real> recorder{};
+    if (saves != nullptr) recorder = device_saves(d.saves, n, dim, save_every, d.step.steps);
+    const float milliseconds = launch_for_system<Real>(d.model, d.step, view, saves != nullptr ? &recorder : nullptr,
+                                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    if (saves != nullptr)
+        download(d.saves, static_cast<std::size_t>(save_count(d.step.steps, save_every)) * n * dim, saves);
     download(d.state, state_reals, host.state);
     download(d.norm_error, n, host.norm_error);
     d.outcome.download_to(host.outcome, n);

@@ -4,12 +4,15 @@
 // system needs no new .cu file.
 #pragma once
 
+#include "save_recorder.hpp"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
 
 namespace geomint {
 
+// `saves` (device memory), when given, records the states --save-every asks for.
 template <int SystemIndex, class Real>
-float launch_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view);
+float launch_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
+                         const SaveRecorder<Real>* saves);
 
 }  // namespace geomint

@@ -131,7 +131,7 @@ bool can_link_unnamed(int fd) {
 
 }  // namespace
 
-AtomicOutputFile::AtomicOutputFile(std::string path, std::string option)
+AtomicOutputFile::AtomicOutputFile(std::string path, std::string option, Temporary temporary)
     : path_(std::move(path)), option_(std::move(option)) {
     if (path_.empty()) throw UsageError(option_, "empty file name");
     const std::string quoted = "'" + path_ + "'";
@@ -199,7 +199,10 @@ AtomicOutputFile::AtomicOutputFile(std::string path, std::string option)
         }
 
         install_signal_handlers();
-        fd_ = ::openat(directory_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+        if (temporary == Temporary::unnamed_if_possible)
+            fd_ = ::openat(directory_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+        else
+            errno = EOPNOTSUPP;  // as a filesystem without O_TMPFILE: a named temporary below
         if (fd_ >= 0) {
             unnamed_ = can_link_unnamed(fd_);
             if (!unnamed_) {
@@ -280,6 +283,12 @@ void AtomicOutputFile::install_signal_handlers() {
 }
 
 std::string AtomicOutputFile::description() const { return kind_ == Kind::standard_output ? "standard output" : path_; }
+
+std::string AtomicOutputFile::temporary_path() const {
+    if (kind_ != Kind::replace || fd_ < 0 || committed_ || temporary_.empty())
+        throw std::logic_error("AtomicOutputFile::temporary_path: no named temporary");
+    return directory_ + "/" + temporary_;
+}
 
 void AtomicOutputFile::fail_writing(const std::string& reason) {
     failed_ = true;

@@ -9,8 +9,9 @@
 //   the filesystem accepts works as --out) only for the instant between linkat() and rename()
 //   when an existing file is replaced — a SIGKILL in that window, and only there, leaves that
 //   complete temporary behind. Without O_TMPFILE (EOPNOTSUPP, EISDIR, EINVAL, or no
-//   /proc/self/fd to link it from) the named temporary exists for the whole run: caught signals
-//   remove it, SIGKILL leaves it.
+//   /proc/self/fd to link it from), and for HDF5 outputs (Temporary::named: the library opens
+//   its file by name), the named temporary exists for the whole run: caught signals remove it,
+//   SIGKILL leaves it.
 // - a symbolic link: followed (chains too, and a dangling link creates its target); the target
 //   is replaced as above, in the target's directory, and the link is kept.
 // - an existing regular file with other hard links: replaced by rename, as `mv` would — the name
@@ -49,9 +50,13 @@ namespace geomint {
 
 class AtomicOutputFile {
 public:
+    // How the temporary of a replaced file is made: unnamed (O_TMPFILE) where the filesystem
+    // allows, or always named, for a library that opens its output by name (HDF5 resolves the
+    // name it is given, which an unnamed file's /proc/self/fd link cannot give).
+    enum class Temporary { unnamed_if_possible, named };
     // Opens the destination (see above). Throws UsageError naming `option` when it cannot be
     // written, before any work is done.
-    AtomicOutputFile(std::string path, std::string option);
+    AtomicOutputFile(std::string path, std::string option, Temporary temporary = Temporary::unnamed_if_possible);
     // Without commit(): the temporary is removed (a directly written destination keeps what it got).
     ~AtomicOutputFile();
     AtomicOutputFile(const AtomicOutputFile&) = delete;
@@ -65,6 +70,10 @@ public:
     void commit();
     // What the summary line names: the path as given, or "standard output" for "-".
     std::string description() const;
+    // The named temporary's path (Temporary::named), for a library that opens its output by name
+    // and writes it through descriptors of its own; commit() after the library has closed it.
+    // Kind::replace with a named temporary only (throws std::logic_error otherwise).
+    std::string temporary_path() const;
 
     enum class Kind { replace, direct, standard_output };
     Kind kind() const { return kind_; }

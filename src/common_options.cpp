@@ -2,11 +2,13 @@
 #include "common_options.hpp"
 
 #include <omp.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
+#include "hdf5_sink.hpp"
 #include "number_parsing.hpp"
 #include "sweep_arguments.hpp"
 #include "usage_error.hpp"
@@ -26,12 +28,27 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
     cmd.add_option("--newton-max-iterations", o.newton_max_iterations, "Newton iteration limit per step")
         ->capture_default_str();
     cmd.add_flag("--quiet", o.quiet, "no progress or summary on standard error");
-    cmd.add_option("--out", o.out, "output file (required): FILE.csv, or - for standard output; written atomically");
-    cmd.add_option("--save-every", o.save_every, "save the state every K steps and at the end (needs an HDF5 --out)")
-        ->capture_default_str();
+    cmd.add_option("--out", o.out,
+                   "output file (required): FILE.csv, FILE.h5 (HDF5), or - for standard output (CSV); written "
+                   "atomically");
+    cmd.add_option("--save-every", o.save_every,
+                   "save the state at step 0, every K steps and the last step (K >= 1; needs --out FILE.h5)");
     cmd.add_flag("--print-config", o.print_config,
                  "check the options, print the equivalent sweep file (for `geomint run`) and run nothing");
 }
+
+namespace {
+
+// An existing FIFO or device named FILE.h5 is refused now: HDF5 seeks, and opening a FIFO for
+// writing would wait for a reader before the refusal could come.
+void check_hdf5_destination(const std::string& out) {
+    if (!is_hdf5_path(out)) return;
+    struct stat status {};
+    if (::stat(out.c_str(), &status) == 0 && !S_ISREG(status.st_mode) && !S_ISDIR(status.st_mode))
+        throw UsageError("--out", "'" + out + "' is not a regular file; HDF5 needs a seekable file");
+}
+
+}  // namespace
 
 RunConfig parse_run_config(const CommonOptions& o) {
     RunConfig config;
@@ -48,10 +65,15 @@ RunConfig parse_run_config(const CommonOptions& o) {
     config.quiet = o.quiet;
     if (o.out.empty()) throw UsageError("--out", "is required");
     config.out = o.out;
-    config.save_every = parse_nonnegative_integer(o.save_every, "--save-every");
-    if (config.save_every > 0)
-        throw UsageError("--save-every",
-                         "saved states need an HDF5 output (--out FILE.h5), which this build cannot write yet");
+    check_hdf5_destination(config.out);
+    if (given(o, "--save-every")) {
+        if (o.save_every == "0")
+            throw UsageError("--save-every", "must be at least 1 (leave it out to save no states)");
+        config.save_every = parse_positive_integer(o.save_every, "--save-every");
+        if (!is_hdf5_path(config.out))
+            throw UsageError("--save-every", "saved states need an HDF5 output: give --out FILE.h5 (not '" +
+                                                 config.out + "'; CSV holds the final state only)");
+    }
     check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
     config.backend = choose_backend(o.backend, config.threads);
     return config;

@@ -20,7 +20,7 @@ struct CommonOptions {
     std::string newton_max_iterations = "50";
     bool quiet = false;
     std::string out;
-    std::string save_every = "0";
+    std::string save_every;             // empty: no saved states
     bool print_config = false;          // print the run as a sweep file instead of running it
     const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
 };

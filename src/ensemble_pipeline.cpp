@@ -2,10 +2,14 @@
 #include "ensemble_pipeline.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 #include "atomic_output_file.hpp"
 #include "csv_sink.hpp"
 #include "geomint/solve_status.hpp"
+#include "hdf5_sink.hpp"
+#include "usage_error.hpp"
 
 namespace geomint {
 
@@ -23,20 +27,41 @@ void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& rep
 
 void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
     // Opened, and so validated, before any work; the header is written (and checked) at once.
-    AtomicOutputFile file(config.out, "--out");
-    CsvSink csv(file);
-    csv.write_header(ensemble.columns());
+    const bool to_hdf5 = is_hdf5_path(config.out);
+    AtomicOutputFile file(
+        config.out, "--out",
+        to_hdf5 ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
+    // Declared after `file`: closed before the temporary is removed or committed.
+    std::optional<CsvSink> csv;
+    std::unique_ptr<Hdf5Sink> hdf5;
+    if (to_hdf5) {
+        // HDF5 seeks back to write its metadata: a pipe or a device cannot hold it.
+        if (file.kind() != AtomicOutputFile::Kind::replace)
+            throw UsageError("--out", "'" + config.out + "' is not a regular file; HDF5 needs a seekable file");
+        hdf5 = std::make_unique<Hdf5Sink>(
+            file.temporary_path(), config.out, config, ensemble.columns(),
+            Hdf5Layout{total, static_cast<std::size_t>(chunk),
+                       config.save_every > 0 ? ensemble.state_components() : std::vector<std::string>{}});
+    } else {
+        csv.emplace(file);
+        csv->write_header(ensemble.columns());
+    }
     RunReporter reporter(total, config.quiet, config.time.steps);
     const ProgressCallback progress = reporter.callback();
     for (std::uint64_t begin = 0; begin < total; begin += chunk) {
         const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
         ensemble.compute(begin, n, progress);
         const ColumnSet columns = ensemble.columns();
-        csv.write_rows(columns, n);  // written before the next chunk: a write error ends the run now
+        // Written before the next chunk: a write error ends the run now.
+        if (hdf5)
+            hdf5->write_chunk(begin, n, columns, ensemble.saved_states());
+        else
+            csv->write_rows(columns, n);
         count_statuses(columns, n, reporter);
     }
+    if (hdf5) hdf5->close();
     file.commit();  // only now does the output appear under its name
     reporter.finish(config.backend.description, file.description());
 }

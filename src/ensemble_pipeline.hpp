@@ -1,12 +1,13 @@
 // The one run pipeline of every family: a source of initial conditions and parameters for a range
 // of trajectory indices -> a backend (CPU or CUDA) running the per-trajectory body over a chunk ->
-// result sinks (CSV today). Chunking, progress, status counts and the atomic output file live
+// result sinks (CSV, HDF5). Chunking, progress, status counts and the atomic output file live
 // here, not in the commands.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backend_choice.hpp"
 #include "result_columns.hpp"
@@ -27,13 +28,13 @@ struct RunConfig {
     Precision precision = Precision::float64;
     bool quiet = false;
     std::string out;
-    long long save_every = 0;  // save the state every K steps and at the end (0: final state only)
+    long long save_every = 0;  // save the state every K steps and at the end (0: no saves; HDF5 only)
     // What a self-describing output (HDF5) records about the run; set by the command.
     struct Description {
         std::string command;        // "pendulum" or "spin"
         std::string scheme;         // registry name
         std::string model;          // the potential or spin system's registry name
-        std::string configuration;  // the run as sweep-file text (TOML); empty until sweep files exist
+        std::string configuration;  // the run as sweep-file text (TOML); empty when not representable
     } description;
 };
 
@@ -51,10 +52,16 @@ public:
     virtual void compute(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) = 0;
     // The columns of the last computed chunk (names are valid before any).
     virtual ColumnSet columns() const = 0;
+    // The names of a state's components, in the order of saved states ("q", "p").
+    virtual std::vector<std::string> state_components() const = 0;
+    // With RunConfig::save_every > 0: the states saved in the last computed chunk of n, as
+    // [save][trajectory][component] reals of the run's precision (NaN where a trajectory had
+    // failed before that save). Null without saves.
+    virtual const void* saved_states() const = 0;
 };
 
-// Runs the whole ensemble chunk by chunk into config.out (written atomically) and reports
-// progress and the summary on standard error unless quiet.
+// Runs the whole ensemble chunk by chunk into config.out (written atomically: CSV, or HDF5 for a
+// name ending in .h5) and reports progress and the summary on standard error unless quiet.
 void run_ensemble(const RunConfig& config, Ensemble& ensemble);
 
 }  // namespace geomint

@@ -9,6 +9,7 @@
 #include "pendulum_body.hpp"
 #include "pendulum_dispatch.hpp"
 #include "run_reporting.hpp"
+#include "save_recorder.hpp"
 
 namespace geomint {
 
@@ -40,9 +41,11 @@ struct PendulumBatch {
 
 // Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling
 // `progress` (if set) as trajectories finish. Each trajectory is independent, so the result
-// is bitwise the same for any thread count.
+// is bitwise the same for any thread count. With `saves`, the states it asks for are written
+// there too (kernels/save_recorder.hpp).
 template <class Real>
 void run_pendulum_batch_cpu(const PendulumModel& model, const PendulumStepSettings<Real>& step,
-                            PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress = {});
+                            PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress = {},
+                            const SaveRecorder<Real>* saves = nullptr);
 
 }  // namespace geomint

@@ -43,9 +43,16 @@ public:
             batch_.q0[i] = static_cast<Real>(job_.value(begin + i, kQ0Axis));
             batch_.p0[i] = static_cast<Real>(job_.value(begin + i, kP0Axis));
         }
+        // NaN until written: a trajectory that fails before a save leaves NaN there.
+        if (config_.save_every > 0)
+            saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 2,
+                          std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n);
+            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
             if (progress) progress(n);
+        } else if (config_.save_every > 0) {
+            const SaveRecorder<Real> recorder{saves_.data(), n, 2, config_.save_every, config_.time.steps};
+            run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {
             run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
         }
@@ -70,6 +77,9 @@ public:
         }
         return c;
     }
+
+    std::vector<std::string> state_components() const override { return {"q", "p"}; }
+    const void* saved_states() const override { return saves_.empty() ? nullptr : saves_.data(); }
 
 private:
     // The exact solution at T from each row's (rounded) inputs, in double (Boost.Math elliptic functions).
@@ -101,6 +111,7 @@ private:
     std::size_t capacity_;
     PendulumBatch<Real> batch_;
     std::vector<double> exact_q_, exact_p_;
+    std::vector<Real> saves_;  // [save][trajectory][q, p] of the last chunk (save_every > 0)
     std::unique_ptr<PendulumCudaRunner<Real>> cuda_;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "run_reporting.hpp"
+#include "save_recorder.hpp"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
 
@@ -45,9 +46,10 @@ struct SpinBatch {
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
 // a contiguous per-thread buffer (stride 1) and run by the same body as on the GPU; the results
 // do not depend on the layout, the thread count or the chunking. `progress` (if set) is
-// called as chains finish.
+// called as chains finish. With `saves`, the states it asks for are written there too
+// (kernels/save_recorder.hpp).
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
-                        const ProgressCallback& progress = {});
+                        const ProgressCallback& progress = {}, const SaveRecorder<Real>* saves = nullptr);
 
 }  // namespace geomint

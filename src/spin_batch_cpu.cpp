@@ -1,13 +1,15 @@
 // CPU backend for spin ensembles: an OpenMP loop over the shared per-chain body.
 #include <omp.h>
 
+#include <type_traits>
+
 #include "spin_batch.hpp"
 
 namespace geomint {
 
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
-                        const ProgressCallback& progress) {
+                        const ProgressCallback& progress, const SaveRecorder<Real>* saves) {
     const auto n = static_cast<long long>(batch.chains);
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
     const std::size_t state_reals = 3 * static_cast<std::size_t>(batch.spins);
@@ -17,8 +19,11 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
     // inside OpenMP.
     const std::size_t per_thread = state_reals + work_reals;
     std::vector<Real> buffers(per_thread * static_cast<std::size_t>(thread_count));
-    with_spin_types<Real>(model, [&](auto scheme, auto system) {
-        using Body = SpinChainBody<decltype(scheme), decltype(system), Real>;
+    // One loop for both bodies; the one without saves is compiled as before (NoRecorder). The
+    // body runs chain t as chain 0 of its one-chain view: the recorder is told which chain it is.
+    const auto run = [&](auto scheme, auto system, const auto& recorder) {
+        using Recorder = std::decay_t<decltype(recorder)>;
+        using Body = SpinChainBody<decltype(scheme), decltype(system), Real, Recorder>;
 #pragma omp parallel num_threads(thread_count)
         {
             // One contiguous chain per thread: the body sees it as an ensemble of one.
@@ -30,10 +35,13 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             const SpinBatchView<Real> local{
                 state,       workspace,   1,
                 batch.spins, &norm_error, OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
-            const Body body{scheme, system, local, step};
 #pragma omp for schedule(dynamic, 4)
             for (long long t = 0; t < n; ++t) {
                 for (std::size_t k = 0; k < state_reals; ++k) state[k] = batch.state[k * batch.chains + t];
+                Recorder chain_recorder = recorder;
+                if constexpr (!std::is_same_v<Recorder, NoRecorder>)
+                    chain_recorder = recorder.starting_at(static_cast<std::size_t>(t));
+                const Body body{scheme, system, local, step, chain_recorder};
                 body(0);
                 for (std::size_t k = 0; k < state_reals; ++k) batch.state[k * batch.chains + t] = state[k];
                 batch.norm_error[t] = norm_error;
@@ -41,12 +49,18 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
                 if (progress) progress(1);
             }
         }
+    };
+    with_spin_types<Real>(model, [&](auto scheme, auto system) {
+        if (saves == nullptr)
+            run(scheme, system, NoRecorder{});
+        else
+            run(scheme, system, *saves);
     });
 }
 
 template void run_spin_batch_cpu<double>(const SpinModel&, const SpinStepSettings<double>&, SpinBatch<double>&, int,
-                                         const ProgressCallback&);
+                                         const ProgressCallback&, const SaveRecorder<double>*);
 template void run_spin_batch_cpu<float>(const SpinModel&, const SpinStepSettings<float>&, SpinBatch<float>&, int,
-                                        const ProgressCallback&);
+                                        const ProgressCallback&, const SaveRecorder<float>*);
 
 }  // namespace geomint

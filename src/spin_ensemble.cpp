@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,16 @@ public:
             job_.initial.fill(begin + t, chain_.data());
             for (int k = 0; k < 3 * d; ++k) batch_.state[k * n + t] = static_cast<Real>(chain_[k]);
         }
+        // NaN until written: a chain that fails before a save leaves NaN there.
+        if (config_.save_every > 0)
+            saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 3 * d,
+                          std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n);
+            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
             if (progress) progress(n);
+        } else if (config_.save_every > 0) {
+            const SaveRecorder<Real> recorder{saves_.data(), n, 3 * d, config_.save_every, config_.time.steps};
+            run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {
             run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
         }
@@ -72,6 +80,14 @@ public:
         if (job_.exact) c.push_back({"error", ColumnKind::real64, wave_error_.data()});
         return c;
     }
+
+    std::vector<std::string> state_components() const override {
+        std::vector<std::string> names;  // x1, y1, z1, x2, ...: the order of the columns
+        for (int i = 1; i <= job_.initial.spins; ++i)
+            for (int k = 0; k < 3; ++k) names.push_back(std::string(1, "xyz"[k]) + std::to_string(i));
+        return names;
+    }
+    const void* saved_states() const override { return saves_.empty() ? nullptr : saves_.data(); }
 
 private:
     // Largest distance, over the spins, between each chain and the exact wave at T.
@@ -99,6 +115,7 @@ private:
     std::vector<double> chain_;  // one chain's initial spins, as the source gives them
     spin::SpinWave<double> wave_{};
     std::vector<double> wave_error_;
+    std::vector<Real> saves_;  // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
     std::unique_ptr<SpinCudaRunner<Real>> cuda_;
 };
 

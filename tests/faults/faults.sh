@@ -330,6 +330,78 @@ EOF
   [ "$(cat old_after.csv)" = "$old_content" ] || fail "read-only filesystem: the previous file was changed"
   ;;
 
+hdf5_full_disk)  # --out FILE.h5 on a full filesystem: HDF5's own writes fail, the promise holds
+  have_mount_namespace || skip "no mount namespace (unshare -m; mount -t tmpfs) here: needs root"
+  mkdir disk
+  cat >hdf5_full_disk_inner.sh <<EOF
+set -u
+mount -t tmpfs -o size=256k tmpfs '$work/disk' || exit 99
+cd '$work'
+'$geomint' $small_args --save-every 20 --out disk/new.h5 2>err_new; echo \$? >status_new
+ls -A disk >entries_new
+echo '$old_content' >disk/old.h5
+'$geomint' $small_args --save-every 20 --out disk/old.h5 2>err_old; echo \$? >status_old
+ls -A disk >entries_old
+cp disk/old.h5 old_after.h5
+'$geomint' pendulum --q0 0.1:3.1:100 --steps 10 --dt 0.01 --backend cpu --quiet --save-every 5 --out disk/fits.h5 2>err_fits
+echo \$? >status_fits
+EOF
+  unshare -m bash hdf5_full_disk_inner.sh || fail "the tmpfs could not be mounted"
+  expect_clean_failure "$(cat status_new)" 1 err_new "writing 'disk/new.h5' failed: No space left on device" "HDF5, full disk, new file"
+  [ -s entries_new ] && fail "HDF5, full disk, new file: left behind: $(cat entries_new)"
+  expect_clean_failure "$(cat status_old)" 1 err_old "No space left on device" "HDF5, full disk, existing file"
+  [ "$(cat entries_old)" = "old.h5" ] || fail "HDF5, full disk, existing file: folder holds $(cat entries_old | tr '\n' ' ')"
+  [ "$(cat old_after.h5)" = "$old_content" ] || fail "HDF5, full disk: the previous file was changed"
+  [ "$(cat status_fits)" -eq 0 ] || fail "HDF5, full disk: a small run afterwards failed: $(cat err_fits)"
+  ;;
+
+hdf5_file_size_limit)  # ulimit -f with --out FILE.h5: EFBIG from HDF5's writes, a clean error
+  mkdir out
+  (ulimit -f 256 && "$geomint" $small_args --save-every 10 --out out/new.h5 2>err)
+  expect_clean_failure $? 1 err "writing 'out/new.h5' failed: File too large" "HDF5, ulimit -f, new file"
+  expect_entries out "HDF5, ulimit -f, new file"
+  echo "$old_content" >out/result.h5
+  (ulimit -f 256 && "$geomint" $small_args --save-every 10 --out out/result.h5 2>err)
+  expect_clean_failure $? 1 err "File too large" "HDF5, ulimit -f, existing file"
+  expect_entries out "HDF5, ulimit -f, existing file" result.h5
+  [ "$(cat out/result.h5)" = "$old_content" ] || fail "HDF5, ulimit -f: the previous file was changed"
+  ;;
+
+hdf5_signals)  # signals during an HDF5 run: the named temporary is removed, the old file kept
+  env --default-signal true 2>/dev/null || skip "env --default-signal (coreutils 8.31+) is missing"
+  signal_args="$(ensemble_args 100) --quiet --save-every 50"
+  mkdir out
+  start="$(now_ms)"
+  "$geomint" $signal_args --out reference.h5 2>err || { echo "FAIL: the reference run failed: $(cat err)"; exit 1; }
+  duration=$(($(now_ms) - start))
+  echo "seed $seed; a run lasts $duration ms"
+  RANDOM="$seed"
+  seen_temporary=0
+  for signal in INT TERM HUP USR1 ALRM; do
+    echo "$old_content" >out/result.h5
+    delay_ms=$((RANDOM % (duration * 8 / 10 + 1)))
+    env --default-signal "$geomint" $signal_args --out out/result.h5 2>err &
+    pid=$!
+    sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+    if compgen -G 'out/.geomint-*' >/dev/null; then seen_temporary=$((seen_temporary + 1)); fi
+    kill -s "$signal" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    status=$?
+    number="$(kill -l "$signal")"
+    what="SIG$signal at $delay_ms ms"
+    if [ "$status" -eq 0 ]; then
+      [ "$(cat out/result.h5)" = "$old_content" ] && fail "$what: exit status 0 but the output was not written"
+    elif [ "$status" -eq $((128 + number)) ]; then
+      [ "$(cat out/result.h5)" = "$old_content" ] || fail "$what: killed, but the previous file was changed"
+    else
+      fail "$what: exit status $status, expected 0 or $((128 + number)) ($(cat err))"
+    fi
+    expect_entries out "$what" result.h5
+    echo "$what: status $status"
+  done
+  [ "$seen_temporary" -gt 0 ] || fail "no run was caught with its named temporary present: the clean-up was not exercised"
+  ;;
+
 *)
   echo "faults.sh: unknown case '$case_name'"
   exit 2
