@@ -12,6 +12,7 @@
 #include "geomint/portrait/trajectory_recorders.hpp"
 #include "geomint/solve_status.hpp"
 #include "pendulum_batch.hpp"
+#include "pendulum_portrait_cuda.hpp"
 #include "portrait_cpu_accumulator.hpp"
 
 namespace geomint {
@@ -40,6 +41,52 @@ double energy_of_row(Potential potential, const PendulumJob& job, Precision prec
                        rounded(job.value(row, kP0Axis), precision));
 }
 
+// Chunk [begin, begin + n) of the ensemble into `batch`, and its energy codes (0 without energy).
+template <class Real>
+void fill_chunk(const PendulumJob& job, const RunConfig& config, const PortraitSettings& settings, std::uint64_t begin,
+                std::size_t n, PendulumBatch<Real>& batch, std::vector<std::uint32_t>& codes) {
+    batch.resize(n);
+    codes.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        batch.mass[i] = static_cast<Real>(job.value(begin + i, kMassAxis));
+        batch.omega[i] = static_cast<Real>(job.value(begin + i, kOmegaAxis));
+        batch.q0[i] = static_cast<Real>(job.value(begin + i, kQ0Axis));
+        batch.p0[i] = static_cast<Real>(job.value(begin + i, kP0Axis));
+        if (settings.energy)
+            codes[i] = settings.energy->code(pendulum_initial_energy(job, config.precision, begin + i));
+    }
+}
+
+void count_statuses(const std::vector<std::uint8_t>& status, std::size_t n,
+                    std::map<std::string, std::uint64_t>& statuses) {
+    for (std::size_t i = 0; i < n; ++i) ++statuses[status_name(static_cast<SolveStatus>(status[i]))];
+}
+
+// The GPU: one thread per trajectory, atomic adds into one device histogram, downloaded at the end.
+template <class Real>
+PortraitResult run_portrait_cuda(const PendulumJob& job, const RunConfig& config, const PortraitSettings& settings,
+                                 bool wrap, const ProgressCallback& progress) {
+    PendulumStepSettings<Real> step{static_cast<Real>(config.time.dt), config.time.steps, {}};
+    step.newton.max_iterations = config.newton_max_iterations;
+    const std::uint64_t total = job.size();
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.chunk_size, total));
+    PendulumPortraitCudaRunner<Real> runner(job.model, step, static_cast<std::size_t>(chunk), settings.grid,
+                                            settings.energy.has_value(), settings.schedule, wrap);
+    PendulumBatch<Real> batch;
+    std::vector<std::uint32_t> codes;
+    std::map<std::string, std::uint64_t> statuses;
+    for (std::uint64_t begin = 0; begin < total; begin += chunk) {
+        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
+        fill_chunk(job, config, settings, begin, n, batch, codes);
+        runner.run(batch.view(), settings.energy ? codes.data() : nullptr, n);
+        if (progress) progress(n);
+        count_statuses(batch.status, n, statuses);
+    }
+    DensityHistogram histogram(settings.grid, settings.energy.has_value());
+    runner.download(histogram.counts().data(), settings.energy ? histogram.energy_sums().data() : nullptr);
+    return {std::move(histogram), std::move(statuses)};
+}
+
 template <class Real>
 PortraitResult run_portrait(const PendulumJob& job, const RunConfig& config, const PortraitSettings& settings,
                             bool wrap, const ProgressCallback& progress) {
@@ -62,16 +109,7 @@ PortraitResult run_portrait(const PendulumJob& job, const RunConfig& config, con
         using Body = PendulumTrajectoryBody<decltype(scheme), decltype(potential), Real, Recorder>;
         for (std::uint64_t begin = 0; begin < total; begin += chunk) {
             const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
-            batch.resize(n);
-            codes.assign(n, 0);
-            for (std::size_t i = 0; i < n; ++i) {
-                batch.mass[i] = static_cast<Real>(job.value(begin + i, kMassAxis));
-                batch.omega[i] = static_cast<Real>(job.value(begin + i, kOmegaAxis));
-                batch.q0[i] = static_cast<Real>(job.value(begin + i, kQ0Axis));
-                batch.p0[i] = static_cast<Real>(job.value(begin + i, kP0Axis));
-                if (settings.energy)
-                    codes[i] = settings.energy->code(pendulum_initial_energy(job, config.precision, begin + i));
-            }
+            fill_chunk(job, config, settings, begin, n, batch, codes);
             const PendulumBatchView<Real> view = batch.view();
             const auto count = static_cast<long long>(n);
 #pragma omp parallel num_threads(threads)
@@ -87,7 +125,7 @@ PortraitResult run_portrait(const PendulumJob& job, const RunConfig& config, con
                     if (progress) progress(1);
                 }
             }
-            for (std::size_t i = 0; i < n; ++i) ++statuses[status_name(static_cast<SolveStatus>(batch.status[i]))];
+            count_statuses(batch.status, n, statuses);
         }
     });
     return {parts.merge(), std::move(statuses)};
@@ -136,6 +174,11 @@ PendulumEnsembleBounds scan_pendulum_ensemble(const PendulumJob& job, Precision 
 PortraitResult compute_pendulum_portrait(const PendulumJob& job, const RunConfig& config,
                                          const PortraitSettings& settings, bool wrap,
                                          const ProgressCallback& progress) {
+    if (config.backend.backend == Backend::cuda) {
+        if (config.precision == Precision::float32)
+            return run_portrait_cuda<float>(job, config, settings, wrap, progress);
+        return run_portrait_cuda<double>(job, config, settings, wrap, progress);
+    }
     if (config.precision == Precision::float32) return run_portrait<float>(job, config, settings, wrap, progress);
     return run_portrait<double>(job, config, settings, wrap, progress);
 }

@@ -1,6 +1,7 @@
-// The CPU driver of pendulum phase portraits: the ensemble's rows (grid or --random) chunk by
-// chunk, the shared per-trajectory body with a recorder into per-thread histograms, merged at the
-// end. No trajectory is stored; the counts depend on neither the chunk size nor the thread count.
+// The driver of pendulum phase portraits: the ensemble's rows (grid or --random) chunk by chunk,
+// the shared per-trajectory body with a recorder into per-thread histograms merged at the end
+// (CPU) or into one device histogram with atomic adds (CUDA). No trajectory is stored; the counts depend on neither the
+// chunk size nor the thread count.
 #pragma once
 
 #include "ensemble_pipeline.hpp"
@@ -24,8 +25,9 @@ PendulumEnsembleBounds scan_pendulum_ensemble(const PendulumJob& job, Precision 
 // value in the scan above and in the run, so its energy code is the one the scale was made for.
 double pendulum_initial_energy(const PendulumJob& job, Precision precision, std::uint64_t row);
 
-// Runs the whole ensemble on the CPU (config.threads, config.chunk_size, config.precision) and
-// returns the merged histogram. `wrap`: x = q wrapped to (-pi, pi] (else x = q).
+// Runs the whole ensemble on config.backend (CPU: config.threads; CUDA: one thread per
+// trajectory) by chunks of config.chunk_size at config.precision, and returns the histogram.
+// `wrap`: x = q wrapped to (-pi, pi] (else x = q).
 PortraitResult compute_pendulum_portrait(const PendulumJob& job, const RunConfig& config,
                                          const PortraitSettings& settings, bool wrap,
                                          const ProgressCallback& progress = {});

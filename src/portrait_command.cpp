@@ -18,19 +18,20 @@ namespace {
 
 constexpr int kDefaultWidth = 1024;
 
-// Options of the family's command that have no meaning for a portrait, refused by name. The CUDA
-// recording path (AtomicRecorder into the device histogram) is not wired to the launchers yet.
+// Options of the family's command that have no meaning for a portrait, refused by name.
 void refuse_family_only_options(const CommonOptions& common, bool exact) {
     if (common.print_config) throw UsageError("--print-config", "sweep files cannot describe portraits yet");
     if (exact) throw UsageError("--exact", "does not apply to portraits");
-    if (common.backend == "cuda")
-        throw UsageError("--backend",
-                         "portraits are computed on the CPU in this version (the CUDA recording path is "
-                         "not wired yet); use --backend cpu or auto");
 }
 
-// The CPU backend whatever --backend auto found (see above).
-void use_cpu(RunConfig& config) { config.backend = choose_backend("cpu", config.threads); }
+// Spin portraits have no CUDA recording path yet (the per-system spin kernels are not
+// instantiated with a recorder): --backend cuda is refused, and auto takes the CPU.
+void refuse_cuda_for_spins(const CommonOptions& common) {
+    if (common.backend == "cuda")
+        throw UsageError("--backend",
+                         "spin portraits are computed on the CPU in this version (the CUDA recording "
+                         "path exists for pendulum portraits only); use --backend cpu or auto");
+}
 
 // The run's options as text (one `key = value` a line), for the PNG's Description chunk. The
 // sweep-file text is reused without its header comment and `command` line: `geomint run` cannot run
@@ -88,7 +89,6 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     refuse_family_only_options(options.family.common, options.family.exact);
     PendulumRun run = prepare_pendulum_run(options.family);
     RunConfig& config = run.config;
-    use_cpu(config);
     const PortraitOptions& o = options.portrait;
     const bool periodic = pendulum_potential_is_periodic(run.job.model);
     PortraitSettings settings;
@@ -122,9 +122,10 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
 
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
     refuse_family_only_options(options.family.common, options.family.exact);
+    refuse_cuda_for_spins(options.family.common);
     SpinRun run = prepare_spin_run(options.family);
     RunConfig& config = run.config;
-    use_cpu(config);
+    config.backend = choose_backend("cpu", config.threads);  // what auto found is not used
     const PortraitOptions& o = options.portrait;
     const int d = run.job.initial.spins;
     portrait::SpinPlaneChoice plane;

@@ -73,6 +73,19 @@ TEST(PortraitCli, DefaultPRangeHoldsEveryOrbitAndEnergyColouringIsRgba) {
     EXPECT_EQ(y0, -y1);
 }
 
+TEST(PortraitCli, ReportsTheRunAndItsStatusesWithoutQuiet) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("s.png");
+    const auto r = run_geomint(
+        "portrait pendulum --q0 -3:3:9 --p0 -2:2:5 --steps 400 --dt 0.05 --backend cpu "
+        "--width 20 --height 10 --out " +
+            out,
+        scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    EXPECT_NE(r.error_output.find("geomint: 45 trajectories in "), std::string::npos) << r.error_output;
+    EXPECT_NE(r.error_output.find(": 45 ok; wrote " + out), std::string::npos) << r.error_output;
+}
+
 TEST(PortraitCli, SpinSphereAndZPairPlanes) {
     ScratchFolder scratch;
     const std::string top = scratch.file("top.png"), chain = scratch.file("chain.png");
@@ -134,7 +147,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadOption{"portrait spin --system chain --spins 4 --steps 10 --dt 0.1 --spin 5",
                               "--spin: must be 1 to 4"},
                     BadOption{"portrait spin --steps 10 --dt 0.1 --plane xy", "--plane: unknown plane 'xy'"},
-                    BadOption{"portrait pendulum --steps 10 --dt 0.1 --backend cuda",
-                              "--backend: portraits are computed on the CPU"}));
+                    BadOption{"portrait spin --steps 10 --dt 0.1 --backend cuda",
+                              "--backend: spin portraits are computed on the CPU"}));
 
 }  // namespace
