@@ -1,5 +1,5 @@
 // `geomint portrait` (see portrait_command.hpp): the family's options parsed as its own command
-// parses them, the portrait's options on top, the CPU portrait driver, then the PNG.
+// parses them, the portrait's options on top, the family's portrait driver, then the PNG.
 #include "portrait_command.hpp"
 
 #include <map>
@@ -45,6 +45,8 @@ std::string describe(const std::string& family, const CommonOptions& common, Run
     return text;
 }
 
+// Runs `compute` with progress on standard error (unless --quiet), writes the PNG into the output
+// opened before the run, commits it, and prints the summary line with the trajectories' statuses.
 void run_and_write(const RunConfig& config, AtomicOutputFile& file, std::uint64_t trajectories,
                    const PortraitLabels& labels, PortraitColouring colouring, const PortraitSettings& settings,
                    const std::function<PortraitResult(const ProgressCallback&)>& compute) {
