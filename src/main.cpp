@@ -1,6 +1,6 @@
-// geomint command line: `geomint pendulum ...`, `geomint spin ...`, `geomint run FILE` and
-// `geomint list`. Every error is one line "geomint: error: ..." on standard error and a non-zero
-// exit status: 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage, 128 + n
+// geomint command line: `geomint pendulum ...`, `geomint spin ...`, `geomint run FILE`,
+// `geomint portrait pendulum|spin ...` and `geomint list`. Every error is one line "geomint: error: ..." on standard
+// error and a non-zero exit status: 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage, 128 + n
 // after signal n.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "list_command.hpp"
 #include "pendulum_command.hpp"
+#include "portrait_command.hpp"
 #include "spin_command.hpp"
 #include "sweep_arguments.hpp"
 #include "sweep_file.hpp"
@@ -44,6 +45,7 @@ struct Cli {
                          "sweep file: command = \"pendulum\" or \"spin\", then one key per "
                          "option of that command (see README, Sweep files)")
             ->required();
+        portrait = geomint::add_portrait_command(app, portrait_pendulum, portrait_spin);
         list_command = geomint::add_list_command(app);
     }
     Cli(const Cli&) = delete;
@@ -53,6 +55,9 @@ struct Cli {
     geomint::PendulumOptions pendulum;
     geomint::SpinOptions spin;
     std::string sweep_path;
+    geomint::PortraitPendulumOptions portrait_pendulum;
+    geomint::PortraitSpinOptions portrait_spin;
+    geomint::PortraitCommands portrait;
     CLI::App *pendulum_command = nullptr, *spin_command = nullptr, *run_command = nullptr, *list_command = nullptr;
 };
 
@@ -67,11 +72,14 @@ void refuse_empty_values(const CLI::App& command) {
 
 // Runs the parsed family or list command.
 void execute(const Cli& cli) {
-    for (const CLI::App* command : {cli.pendulum_command, cli.spin_command, cli.list_command})
+    for (const CLI::App* command :
+         {cli.pendulum_command, cli.spin_command, cli.list_command, cli.portrait.pendulum, cli.portrait.spin})
         if (command->parsed()) refuse_empty_values(*command);
     if (cli.pendulum_command->parsed()) geomint::run_pendulum_command(cli.pendulum);
     if (cli.spin_command->parsed()) geomint::run_spin_command(cli.spin);
     if (cli.list_command->parsed()) geomint::run_list_command();
+    if (cli.portrait.pendulum->parsed()) geomint::run_portrait_pendulum_command(cli.portrait_pendulum);
+    if (cli.portrait.spin->parsed()) geomint::run_portrait_spin_command(cli.portrait_spin);
 }
 
 // `geomint run FILE`: the file's settings become the arguments of its command, parsed and run as
@@ -98,9 +106,9 @@ int main(int argc, char** argv) {
     const auto cli = std::make_unique<Cli>();
     const std::string first = argc > 1 ? argv[1] : "";
     if (!first.empty() && first[0] != '-' && first != "pendulum" && first != "spin" && first != "run" &&
-        first != "list")
-        return fail(kUsageError,
-                    std::string("unknown command '") + argv[1] + "' (valid: pendulum, spin, run, list; see --help)");
+        first != "list" && first != "portrait")
+        return fail(kUsageError, std::string("unknown command '") + argv[1] +
+                                     "' (valid: pendulum, spin, run, portrait, list; see --help)");
     try {
         cli->app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

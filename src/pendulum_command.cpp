@@ -186,17 +186,24 @@ CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& o) {
     return cmd;
 }
 
-void run_pendulum_command(const PendulumOptions& options) {
+PendulumRun prepare_pendulum_run(const PendulumOptions& options) {
     const ParsedPendulum parsed = parse_job(options);
     RunConfig config = parse_run_config(options.common);
     const PendulumModel& model = parsed.job.model;
     config.description = {"pendulum", schemes()[model.scheme].name, potentials()[model.potential].name, {}};
     warn_about_step(parsed, config, options.common.dt.empty() ? "--t-end" : "--dt");
+    return {parsed.job, config};
+}
+
+void run_pendulum_command(const PendulumOptions& options) {
+    PendulumRun run = prepare_pendulum_run(options);
+    const PendulumModel& model = run.job.model;
+    RunConfig& config = run.config;
     std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
     for (const ParameterSpec& p : potentials()[model.potential].parameters) implied[p.name] = p.default_value;
     if (!options.random.empty()) implied["seed"] = "0";
     if (record_configuration(options.common, config, implied)) return;
-    const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(parsed.job, config);
+    const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(run.job, config);
     run_ensemble(config, *ensemble);
 }
 

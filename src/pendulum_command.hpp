@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common_options.hpp"
+#include "pendulum_ensemble.hpp"
 #include "registry_options.hpp"
 
 namespace geomint {
@@ -25,5 +26,13 @@ struct PendulumOptions {
 CLI::App* add_pendulum_command(CLI::App& app, PendulumOptions& options);
 // Runs the command; throws UsageError for bad input (before any output file appears).
 void run_pendulum_command(const PendulumOptions& options);
+
+// The options parsed as the command parses them (its warnings printed), for other commands that
+// run the same ensemble differently (geomint portrait pendulum).
+struct PendulumRun {
+    PendulumJob job;
+    RunConfig config;
+};
+PendulumRun prepare_pendulum_run(const PendulumOptions& options);
 
 }  // namespace geomint

@@ -142,11 +142,18 @@ void refuse_output_onto_input(const SpinOptions& o) {
         throw UsageError("--out", "'" + o.common.out + "' is the --init file; writing it would destroy the input");
 }
 
-void run_spin_command(const SpinOptions& options) {
-    const SpinJob job = parse_job(options);
+SpinRun prepare_spin_run(const SpinOptions& options) {
+    SpinJob job = parse_job(options);
     RunConfig config = parse_run_config(options.common);
     config.description = {"spin", schemes()[job.model.scheme].name, systems()[job.model.system].name, {}};
     refuse_output_onto_input(options);
+    return {std::move(job), std::move(config)};
+}
+
+void run_spin_command(const SpinOptions& options) {
+    SpinRun run = prepare_spin_run(options);
+    const SpinJob& job = run.job;
+    RunConfig& config = run.config;
     std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
     for (const ParameterSpec& p : systems()[job.model.system].parameters) implied[p.name] = p.default_value;
     if (!options.random.empty()) implied["seed"] = "0";

@@ -7,6 +7,7 @@
 
 #include "common_options.hpp"
 #include "registry_options.hpp"
+#include "spin_ensemble.hpp"
 
 namespace geomint {
 
@@ -25,5 +26,13 @@ struct SpinOptions {
 CLI::App* add_spin_command(CLI::App& app, SpinOptions& options);
 // Runs the command; throws UsageError for bad input (before any output file appears).
 void run_spin_command(const SpinOptions& options);
+
+// The options parsed as the command parses them, for other commands that run the same ensemble
+// differently (geomint portrait spin).
+struct SpinRun {
+    SpinJob job;
+    RunConfig config;
+};
+SpinRun prepare_spin_run(const SpinOptions& options);
 
 }  // namespace geomint

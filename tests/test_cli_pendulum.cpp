@@ -129,7 +129,7 @@ TEST(CliPendulum, UnknownCommandIsNamed) {
     const auto r = run_geomint("pendulm --steps 1 --dt 0.1", scratch);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.error_output,
-              "geomint: error: unknown command 'pendulm' (valid: pendulum, spin, run, list; see --help)\n");
+              "geomint: error: unknown command 'pendulm' (valid: pendulum, spin, run, portrait, list; see --help)\n");
 }
 
 // Ends of opposite sign near the largest double: the middle value is 0, not inf - inf.

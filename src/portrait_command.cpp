@@ -1,0 +1,171 @@
+// `geomint portrait` (see portrait_command.hpp): the family's options parsed as its own command
+// parses them, the portrait's options on top, the family's portrait driver, then the PNG.
+#include "portrait_command.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "atomic_output_file.hpp"
+#include "geomint/portrait/pixel_grid.hpp"
+#include "number_parsing.hpp"
+#include "pendulum_portrait.hpp"
+#include "spin_portrait.hpp"
+#include "usage_error.hpp"
+
+namespace geomint {
+
+namespace {
+
+constexpr int kDefaultWidth = 1024;
+
+// Options of the family's command that have no meaning for a portrait, refused by name.
+void refuse_family_only_options(const CommonOptions& common, bool exact) {
+    if (common.print_config) throw UsageError("--print-config", "sweep files cannot describe portraits yet");
+    if (exact) throw UsageError("--exact", "does not apply to portraits");
+}
+
+// Spin portraits have no CUDA recording path yet (the per-system spin kernels are not
+// instantiated with a recorder): --backend cuda is refused, and auto takes the CPU.
+void refuse_cuda_for_spins(const CommonOptions& common) {
+    if (common.backend == "cuda")
+        throw UsageError("--backend",
+                         "spin portraits are computed on the CPU in this version (the CUDA recording "
+                         "path exists for pendulum portraits only); use --backend cpu or auto");
+}
+
+// The run's options as text (one `key = value` a line), for the PNG's Description chunk. The
+// sweep-file text is reused without its header comment and `command` line: `geomint run` cannot run
+// a portrait, so the text must not pose as a sweep file.
+std::string describe(const std::string& family, const CommonOptions& common, RunConfig& config) {
+    record_configuration(common, config, {});
+    std::string text = "geomint portrait " + family + "\n";
+    std::istringstream lines(config.description.configuration);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && line[0] != '#' && line.rfind("command =", 0) != 0) text += line + "\n";
+    return text;
+}
+
+// Runs `compute` with progress on standard error (unless --quiet), writes the PNG into the output
+// opened before the run, commits it, and prints the summary line with the trajectories' statuses.
+void run_and_write(const RunConfig& config, AtomicOutputFile& file, std::uint64_t trajectories,
+                   const PortraitLabels& labels, PortraitColouring colouring, const PortraitSettings& settings,
+                   const std::function<PortraitResult(const ProgressCallback&)>& compute) {
+    RunReporter reporter(trajectories, config.quiet, config.time.steps);
+    const PortraitResult result = compute(reporter.callback());
+    for (const auto& [status, count] : result.statuses)
+        for (std::uint64_t k = 0; k < count; ++k) reporter.count_status(status);
+    write_portrait_png(file, result.histogram, labels, colouring, settings.energy ? &*settings.energy : nullptr);
+    file.commit();  // only now does the image appear under its name
+    reporter.finish(config.backend.description, file.description());
+}
+
+}  // namespace
+
+PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pendulum, PortraitSpinOptions& spin) {
+    PortraitCommands c;
+    c.command = app.add_subcommand("portrait", "Phase portrait of a pendulum or spin ensemble as a PNG density image");
+    c.command->require_subcommand(1);
+    c.pendulum = add_pendulum_command(*c.command, pendulum.family);
+    c.pendulum->description(
+        "Phase portrait of a pendulum ensemble: every visited (q, p), rasterized while integrating");
+    add_portrait_options(*c.pendulum, pendulum.portrait, true);
+    c.pendulum->get_option("--out")->description("output image FILE.png (required); written atomically");
+    c.pendulum->footer(
+        "Every option of `geomint pendulum` chooses the ensemble (see `geomint pendulum --help`).\n"
+        "Plane: (q wrapped to (-pi, pi], p) for an angle; (q, p) with --q-range otherwise. Each pixel counts\n"
+        "the recorded states in it: the initial state and each step's, from --skip-steps on, every\n"
+        "--record-every-th. The PNG's text chunks hold the axes and the extent (docs/portraits.md).");
+    c.spin = add_spin_command(*c.command, spin.family);
+    c.spin->description("Phase portrait of a spin ensemble: one spin on the sphere, or (s_I^z, s_I+1^z)");
+    add_portrait_options(*c.spin, spin.portrait, false);
+    c.spin->get_option("--out")->description("output image FILE.png (required); written atomically");
+    c.spin->footer(
+        "Every option of `geomint spin` chooses the ensemble (see `geomint spin --help`).\n"
+        "--plane sphere: the Lambert azimuthal equal-area projection of spin I, northern hemisphere (z >= 0)\n"
+        "seen from above in the left disc, southern seen from below in the right (extent [-2 sqrt 2, 2 sqrt 2]\n"
+        "x [-sqrt 2, sqrt 2]); --plane z-pair: (s_I^z, s_I+1^z) in [-1, 1]^2, chains only.");
+    return c;
+}
+
+void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
+    refuse_family_only_options(options.family.common, options.family.exact);
+    PendulumRun run = prepare_pendulum_run(options.family);
+    RunConfig& config = run.config;
+    const PortraitOptions& o = options.portrait;
+    const bool periodic = pendulum_potential_is_periodic(run.job.model);
+    PortraitSettings settings;
+    settings.grid.width = parse_image_dimension(o.width, "--width", kDefaultWidth);
+    settings.grid.height = parse_image_dimension(o.height, "--height", 768);
+    const std::optional<ValueRange> q_range = parse_value_range(o.q_range, "--q-range");
+    std::optional<ValueRange> p_range = parse_value_range(o.p_range, "--p-range");
+    if (!q_range && !periodic)
+        throw UsageError("--q-range", "is required for --potential " + config.description.model +
+                                          " (q is not an angle, so there is no natural range)");
+    const ValueRange q = q_range ? *q_range : ValueRange{portrait::kPendulumQMin, portrait::kPendulumQMax};
+    settings.schedule = parse_record_schedule(o, config.time.steps);
+    const PortraitColouring colouring = parse_colouring(o.colour);
+    AtomicOutputFile file(config.out, "--out");  // a bad destination is refused before any work
+
+    const PendulumEnsembleBounds bounds = scan_pendulum_ensemble(run.job, config.precision, q.low, q.high);
+    if (!p_range) {
+        // 5% above the largest reachable |p| (its sampled min V may be a little high); +-1 at rest.
+        const double half = bounds.pmax > 0 ? 1.05 * bounds.pmax : 1.0;
+        p_range = ValueRange{-half, half};
+    }
+    settings.grid.extent = {q.low, q.high, p_range->low, p_range->high};
+    validate_pixel_grid(settings.grid);
+    if (colouring == PortraitColouring::mean_energy) settings.energy.emplace(bounds.emin, bounds.emax);
+    const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p",
+                                describe("pendulum", options.family.common, config)};
+    run_and_write(config, file, run.job.size(), labels, colouring, settings, [&](const ProgressCallback& progress) {
+        return compute_pendulum_portrait(run.job, config, settings, periodic, progress);
+    });
+}
+
+void run_portrait_spin_command(const PortraitSpinOptions& options) {
+    refuse_family_only_options(options.family.common, options.family.exact);
+    refuse_cuda_for_spins(options.family.common);
+    SpinRun run = prepare_spin_run(options.family);
+    RunConfig& config = run.config;
+    config.backend = choose_backend("cpu", config.threads);  // what auto found is not used
+    const PortraitOptions& o = options.portrait;
+    const int d = run.job.initial.spins;
+    portrait::SpinPlaneChoice plane;
+    if (o.plane == "sphere") {
+        plane.kind = portrait::SpinPlaneKind::sphere;
+    } else if (o.plane == "z-pair") {
+        plane.kind = portrait::SpinPlaneKind::z_pair;
+        if (d < 2) throw UsageError("--plane", "z-pair needs a chain (neighbouring spins); a top has one spin");
+    } else {
+        throw UsageError("--plane", "unknown plane '" + o.plane + "' (valid: sphere, z-pair)");
+    }
+    const long long spin = parse_nonnegative_integer(o.spin, "--spin");
+    if (spin < 1 || spin > d)
+        throw UsageError("--spin", "must be 1 to " + std::to_string(d) + " (the spins of a chain), got " + o.spin);
+    plane.spin = static_cast<int>(spin - 1);
+    plane.next = static_cast<int>(spin % d);  // periodic chain: spin d's neighbour is spin 1
+    const bool sphere = plane.kind == portrait::SpinPlaneKind::sphere;
+    PortraitSettings settings;
+    settings.grid.width = parse_image_dimension(o.width, "--width", kDefaultWidth);
+    settings.grid.height =
+        parse_image_dimension(o.height, "--height", sphere ? (settings.grid.width + 1) / 2 : settings.grid.width);
+    settings.grid.extent = sphere ? portrait::kSpherePlaneExtent : portrait::kZPairPlaneExtent;
+    validate_pixel_grid(settings.grid);
+    settings.schedule = parse_record_schedule(o, config.time.steps);
+    const PortraitColouring colouring = parse_colouring(o.colour);
+    AtomicOutputFile file(config.out, "--out");  // a bad destination is refused before any work
+
+    if (colouring == PortraitColouring::mean_energy) settings.energy = scan_spin_energies(run.job, config.precision);
+    const std::string i = std::to_string(spin), next = std::to_string(plane.next + 1);
+    const PortraitLabels labels{
+        sphere ? "spin " + i + ", Lambert equal-area: north (z >= 0) left, seen from above; south right, from below"
+               : "s" + i + "^z",
+        sphere ? "spin " + i + ", Lambert equal-area (y)" : "s" + next + "^z",
+        describe("spin", options.family.common, config)};
+    run_and_write(config, file, run.job.initial.chains, labels, colouring, settings,
+                  [&](const ProgressCallback& progress) {
+                      return compute_spin_portrait(run.job, config, settings, plane, progress);
+                  });
+}
+
+}  // namespace geomint

@@ -1,0 +1,35 @@
+// `geomint portrait pendulum|spin`: the family's ensemble, every visited state rasterized into a
+// density image while integrating (no trajectory stored), written as a PNG (docs/portraits.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "pendulum_command.hpp"
+#include "portrait_options.hpp"
+#include "spin_command.hpp"
+
+namespace geomint {
+
+struct PortraitPendulumOptions {
+    PendulumOptions family;
+    PortraitOptions portrait;
+};
+
+struct PortraitSpinOptions {
+    SpinOptions family;
+    PortraitOptions portrait;
+};
+
+struct PortraitCommands {
+    CLI::App* command = nullptr;  // `portrait`
+    CLI::App* pendulum = nullptr;
+    CLI::App* spin = nullptr;
+};
+
+PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pendulum, PortraitSpinOptions& spin);
+
+// Run the commands; throw UsageError for bad input (before any output file appears).
+void run_portrait_pendulum_command(const PortraitPendulumOptions& options);
+void run_portrait_spin_command(const PortraitSpinOptions& options);
+
+}  // namespace geomint
