@@ -27,15 +27,20 @@ void fill_chain(const SpinJob& job, std::uint64_t chain, std::vector<double>& sp
     for (double& v : spins) v = static_cast<double>(static_cast<Real>(v));
 }
 
-template <class Real>
-double energy_of_chain(const SpinJob& job, std::uint64_t chain) {
-    std::vector<double> spins;
-    fill_chain<Real>(job, chain, spins);
+// The energy of a chain's spins as fill_chain gives them.
+double energy_of_spins(const SpinJob& job, std::vector<double>& spins) {  // StridedSpins holds a non-const pointer
     double energy = 0;
     with_spin_system<double>(job.model, [&](const auto& system) {
         energy = spin::total_energy(system, spin::StridedSpins<double>{spins.data(), 1, job.initial.spins});
     });
     return energy;
+}
+
+template <class Real>
+double energy_of_chain(const SpinJob& job, std::uint64_t chain) {
+    std::vector<double> spins;
+    fill_chain<Real>(job, chain, spins);
+    return energy_of_spins(job, spins);
 }
 
 template <class Real>
@@ -77,7 +82,7 @@ PortraitResult run_portrait(const SpinJob& job, const RunConfig& config, const P
             for (std::size_t t = 0; t < n; ++t) {
                 fill_chain<Real>(job, begin + t, chain);
                 for (std::size_t k = 0; k < state_reals; ++k) states[t * state_reals + k] = static_cast<Real>(chain[k]);
-                if (settings.energy) codes[t] = settings.energy->code(energy_of_chain<Real>(job, begin + t));
+                if (settings.energy) codes[t] = settings.energy->code(energy_of_spins(job, chain));
             }
             const auto count = static_cast<long long>(n);
 #pragma omp parallel num_threads(threads)
