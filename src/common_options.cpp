@@ -33,6 +33,9 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
                    "atomically");
     cmd.add_option("--save-every", o.save_every,
                    "save the state at step 0, every K steps and the last step (K >= 1; needs --out FILE.h5)");
+    cmd.add_flag("--resume", o.resume,
+                 "continue the interrupted run of the same --out from its journal (OUT.geomint-journal), "
+                 "with the same options; the output equals that of an uninterrupted run");
     cmd.add_flag("--print-config", o.print_config,
                  "check the options, print the equivalent sweep file (for `geomint run`) and run nothing");
 }
@@ -63,6 +66,7 @@ RunConfig parse_run_config(const CommonOptions& o) {
     if (newton_max > 1000000) throw UsageError("--newton-max-iterations", "must be at most 1000000");
     config.newton_max_iterations = static_cast<int>(newton_max);
     config.quiet = o.quiet;
+    config.resume = o.resume;
     if (o.out.empty()) throw UsageError("--out", "is required");
     config.out = o.out;
     check_hdf5_destination(config.out);

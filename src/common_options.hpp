@@ -22,6 +22,7 @@ struct CommonOptions {
     std::string out;
     std::string save_every;             // empty: no saved states
     bool print_config = false;          // print the run as a sweep file instead of running it
+    bool resume = false;                // continue an interrupted run from its journal
     const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
 };
 

@@ -9,6 +9,8 @@
 #include "csv_sink.hpp"
 #include "geomint/solve_status.hpp"
 #include "hdf5_sink.hpp"
+#include "run_journal.hpp"
+#include "save_recorder.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -23,6 +25,31 @@ void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& rep
     }
 }
 
+// The journal of a run whose output is a regular file and which can be written as a sweep file
+// (the journal keeps that text to check a resume against); none otherwise.
+std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOutputFile& file, Ensemble& ensemble,
+                                         std::uint64_t chunk) {
+    const bool journaled = file.kind() == AtomicOutputFile::Kind::replace && !config.description.configuration.empty();
+    if (!journaled) {
+        if (config.resume)
+            throw UsageError("--resume", file.kind() == AtomicOutputFile::Kind::replace
+                                             ? "this run cannot be written as a sweep file, so it keeps no journal"
+                                             : "needs --out to be a regular file (a pipe or device keeps no journal)");
+        return nullptr;
+    }
+    RunJournal::Run run;
+    run.out = config.out;
+    run.configuration = config.description.configuration;
+    run.total = ensemble.size();
+    run.chunk = chunk;
+    run.shape.columns = ensemble.columns();
+    if (config.save_every > 0)
+        run.shape.state_values = static_cast<std::size_t>(save_count(config.time.steps, config.save_every)) *
+                                 ensemble.state_components().size();
+    run.shape.real_size = config.precision == Precision::float32 ? sizeof(float) : sizeof(double);
+    return std::make_unique<RunJournal>(std::move(run), config.resume);
+}
+
 }  // namespace
 
 void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
@@ -33,6 +60,8 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
         to_hdf5 ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
+    // After `file`: a journal refused (or a resume refused) leaves the output untouched.
+    const std::unique_ptr<RunJournal> journal = open_journal(config, file, ensemble, chunk);
     // Declared after `file`: closed before the temporary is removed or committed.
     std::optional<CsvSink> csv;
     std::unique_ptr<Hdf5Sink> hdf5;
@@ -49,20 +78,35 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
         csv->write_header(ensemble.columns());
     }
     RunReporter reporter(total, config.quiet, config.time.steps);
-    const ProgressCallback progress = reporter.callback();
-    for (std::uint64_t begin = 0; begin < total; begin += chunk) {
-        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
-        ensemble.compute(begin, n, progress);
-        const ColumnSet columns = ensemble.columns();
+    const auto write = [&](std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) {
         // Written before the next chunk: a write error ends the run now.
         if (hdf5)
-            hdf5->write_chunk(begin, n, columns, ensemble.saved_states());
+            hdf5->write_chunk(begin, n, columns, states);
         else
             csv->write_rows(columns, n);
         count_statuses(columns, n, reporter);
+    };
+    // A resumed run first gives the output the chunks computed before, exactly as they were.
+    const std::uint64_t start = journal ? journal->completed() : 0;
+    if (journal && journal->resumed()) reporter.resume_from(start);
+    for (std::uint64_t begin = 0; begin < start; begin += chunk) {
+        const auto n = static_cast<std::size_t>(std::min(chunk, start - begin));
+        StoredChunk stored(journal->shape(), n);
+        journal->read_chunk(stored);
+        write(begin, n, stored.columns(), stored.states());
+    }
+    const ProgressCallback progress = reporter.callback();
+    for (std::uint64_t begin = start; begin < total; begin += chunk) {
+        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
+        ensemble.compute(begin, n, progress);
+        const ColumnSet columns = ensemble.columns();
+        write(begin, n, columns, ensemble.saved_states());
+        if (journal)
+            journal->append_chunk(chunk_pieces(journal->shape(), columns, n, ensemble.saved_states()), begin + n);
     }
     if (hdf5) hdf5->close();
     file.commit();  // only now does the output appear under its name
+    if (journal) journal->finish();
     reporter.finish(config.backend.description, file.description());
 }
 

@@ -29,6 +29,7 @@ struct RunConfig {
     bool quiet = false;
     std::string out;
     long long save_every = 0;  // save the state every K steps and at the end (0: no saves; HDF5 only)
+    bool resume = false;       // continue the interrupted run of config.out from its journal (run_journal.hpp)
     // What a self-describing output (HDF5) records about the run; set by the command.
     struct Description {
         std::string command;        // "pendulum" or "spin"
@@ -61,7 +62,9 @@ public:
 };
 
 // Runs the whole ensemble chunk by chunk into config.out (written atomically: CSV, or HDF5 for a
-// name ending in .h5) and reports progress and the summary on standard error unless quiet.
+// name ending in .h5) and reports progress and the summary on standard error unless quiet. An
+// output that is a regular file is journaled (run_journal.hpp): with config.resume, a killed run
+// continues from its last completed chunk and gives the same output.
 void run_ensemble(const RunConfig& config, Ensemble& ensemble);
 
 }  // namespace geomint

@@ -36,7 +36,8 @@ struct Cli {
         app.require_subcommand(1);
         app.footer(
             "Exit status: 0 success, 1 runtime failure (write error, out of memory, CUDA error), 2 bad usage,\n"
-            "128 + n when stopped by signal n. A failed run leaves no output file and no temporary file.");
+            "128 + n when stopped by signal n. A failed run leaves no output file and no temporary file; a run\n"
+            "stopped by a signal keeps OUT.geomint-journal and OUT.geomint-partial for --resume.");
         pendulum_command = geomint::add_pendulum_command(app, pendulum);
         spin_command = geomint::add_spin_command(app, spin);
         run_command = app.add_subcommand("run", "Run the pendulum or spin ensemble a sweep file (TOML) describes");
@@ -45,6 +46,8 @@ struct Cli {
                          "sweep file: command = \"pendulum\" or \"spin\", then one key per "
                          "option of that command (see README, Sweep files)")
             ->required();
+        run_command->add_flag("--resume", resume_sweep,
+                              "continue the file's interrupted run from its journal (see --resume of its command)");
         portrait = geomint::add_portrait_command(app, portrait_pendulum, portrait_spin);
         list_command = geomint::add_list_command(app);
     }
@@ -55,6 +58,7 @@ struct Cli {
     geomint::PendulumOptions pendulum;
     geomint::SpinOptions spin;
     std::string sweep_path;
+    bool resume_sweep = false;
     geomint::PortraitPendulumOptions portrait_pendulum;
     geomint::PortraitSpinOptions portrait_spin;
     geomint::PortraitCommands portrait;
@@ -84,11 +88,16 @@ void execute(const Cli& cli) {
 
 // `geomint run FILE`: the file's settings become the arguments of its command, parsed and run as
 // on the command line; errors about an option name the file's key and line instead.
-void run_sweep_file(const std::string& path) {
+void run_sweep_file(const std::string& path, bool resume) {
     const geomint::SweepFile file = geomint::read_sweep_file(path);
     const auto cli = std::make_unique<Cli>();
     std::vector<std::string> arguments = geomint::sweep_arguments(file, cli->app);
     const CLI::App* command = cli->app.get_subcommand(file.command);
+    if (resume) {
+        if (command->get_option_no_throw("--resume") == nullptr)
+            throw geomint::UsageError("--resume", "a " + file.command + " run keeps no journal to resume");
+        arguments.push_back("--resume");
+    }
     std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
     try {
         cli->app.parse(arguments);
@@ -120,7 +129,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (cli->run_command->parsed())
-            run_sweep_file(cli->sweep_path);
+            run_sweep_file(cli->sweep_path, cli->resume_sweep);
         else
             execute(*cli);
     } catch (const geomint::UsageError& e) {

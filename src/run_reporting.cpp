@@ -50,7 +50,8 @@ double RunReporter::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-std::string RunReporter::progress_text(std::uint64_t done, std::uint64_t total, long long steps, double seconds) {
+std::string RunReporter::progress_text(std::uint64_t done, std::uint64_t total, long long steps, double seconds,
+                                       std::uint64_t before) {
     char text[160];
     std::snprintf(text, sizeof text, "%llu/%llu trajectories (%.1f%%)", static_cast<unsigned long long>(done),
                   static_cast<unsigned long long>(total),
@@ -58,13 +59,14 @@ std::string RunReporter::progress_text(std::uint64_t done, std::uint64_t total, 
     std::string line = text;
     if (steps > 0 && seconds > 0) {
         std::snprintf(text, sizeof text, ", %.3g trajectory-steps/s",
-                      static_cast<double>(done) * static_cast<double>(steps) / seconds);
+                      static_cast<double>(done - before) * static_cast<double>(steps) / seconds);
         line += text;
     }
     line += ", " + duration_text(seconds) + " elapsed";
     // The remaining work at the rate so far: trajectories of one run cost about the same.
-    if (done > 0 && done < total)
-        line += ", ETA " + duration_text(seconds * static_cast<double>(total - done) / static_cast<double>(done));
+    if (done > before && done < total)
+        line +=
+            ", ETA " + duration_text(seconds * static_cast<double>(total - done) / static_cast<double>(done - before));
     return line;
 }
 
@@ -76,7 +78,7 @@ void RunReporter::advance(std::uint64_t n) {
     const double interval = out_.terminal ? kTerminalInterval : kProgressInterval;
     // One thread wins the right to print; the others carry on computing.
     if (now < due || !next_print_.compare_exchange_strong(due, now + interval)) return;
-    const std::string text = progress_text(done, total_, steps_, now);
+    const std::string text = progress_text(done, total_, steps_, now, resumed_from_);
     if (out_.terminal) {
         std::fprintf(out_.stream, "%sgeomint: %s", kClearLine, text.c_str());
         std::fflush(out_.stream);
@@ -84,6 +86,11 @@ void RunReporter::advance(std::uint64_t n) {
     } else {
         std::fprintf(out_.stream, "geomint: computed %s\n", text.c_str());
     }
+}
+
+void RunReporter::resume_from(std::uint64_t done) {
+    resumed_from_ = done;
+    done_ = done;
 }
 
 ProgressCallback RunReporter::callback() {
@@ -97,8 +104,11 @@ void RunReporter::finish(const std::string& backend, const std::string& out_path
     std::string counts;
     for (const auto& [status, count] : status_counts_)
         counts += (counts.empty() ? "" : ", ") + std::to_string(count) + " " + status;
-    std::fprintf(out_.stream, "geomint: %llu trajectories in %.2f s on %s: %s; wrote %s\n",
-                 static_cast<unsigned long long>(total_), elapsed(), backend.c_str(), counts.c_str(), out_path.c_str());
+    const std::string resumed =
+        resumed_from_ > 0 ? " (resumed: " + std::to_string(resumed_from_) + " computed before)" : std::string();
+    std::fprintf(out_.stream, "geomint: %llu trajectories in %.2f s on %s%s: %s; wrote %s\n",
+                 static_cast<unsigned long long>(total_), elapsed(), backend.c_str(), resumed.c_str(), counts.c_str(),
+                 out_path.c_str());
 }
 
 }  // namespace geomint

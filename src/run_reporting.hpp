@@ -41,6 +41,9 @@ public:
     // The callback for the CPU backends (empty when quiet).
     ProgressCallback callback();
     void count_status(const std::string& status) { ++status_counts_[status]; }
+    // A resumed run: `done` trajectories were computed by the run it continues. They count as
+    // done, not in the rate, and the summary says so.
+    void resume_from(std::uint64_t done);
     // Clears the progress line, then "geomint: N trajectories in S s on BACKEND: N ok, ...; wrote FILE".
     void finish(const std::string& backend, const std::string& out_path);
 
@@ -48,7 +51,9 @@ public:
     static constexpr double kTerminalInterval = 0.5;  // seconds, between rewrites of the line
 
     // "D/T trajectories (P%), R trajectory-steps/s, E elapsed, ETA X" for `done` after `seconds`.
-    static std::string progress_text(std::uint64_t done, std::uint64_t total, long long steps, double seconds);
+    // `before`: of `done`, those a resumed run found done (not in the rate or the ETA).
+    static std::string progress_text(std::uint64_t done, std::uint64_t total, long long steps, double seconds,
+                                     std::uint64_t before = 0);
 
 private:
     double elapsed() const;
@@ -58,6 +63,7 @@ private:
     long long steps_;
     ProgressStream out_;
     std::atomic<std::uint64_t> done_{0};
+    std::uint64_t resumed_from_ = 0;
     std::atomic<double> next_print_;
     std::atomic<bool> line_shown_{false};  // a terminal line is on screen, not yet ended
     std::map<std::string, std::uint64_t> status_counts_;

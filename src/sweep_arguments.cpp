@@ -9,8 +9,8 @@ namespace geomint {
 
 namespace {
 
-// Keys a file may not use: they stop a run rather than describe one.
-bool reserved(const std::string& key) { return key == "help" || key == "print-config"; }
+// Keys a file may not use: they stop a run, or continue one, rather than describe one.
+bool reserved(const std::string& key) { return key == "help" || key == "print-config" || key == "resume"; }
 
 bool is_family(const CLI::App& command) { return command.get_option_no_throw("--print-config") != nullptr; }
 

@@ -35,6 +35,30 @@ skip() {
   exit 77
 }
 
+# After a run stopped by a signal: its journal and partial file (kept for --resume) are the only
+# new names; `--resume` then completes the output, equal to REFERENCE, and leaves only the output.
+# resume_after_signal WHAT OUTPUT REFERENCE ARGS...; sets `resumed` to a word for the log.
+resume_after_signal() {
+  local what="$1" output="$2" reference="$3"
+  shift 3
+  resumed="no journal"
+  [ -e "$output.geomint-journal" ] || return 0
+  "$geomint" "$@" --resume --out "$output" 2>err_resume
+  local status=$?
+  [ "$status" -eq 0 ] || { fail "$what: --resume failed with status $status: $(cat err_resume)"; return; }
+  if [ "${output%.h5}" != "$output" ]; then
+    # Every dataset; the root's attributes differ in their times only.
+    local object
+    for object in /summary /states /step /time; do
+      h5diff -q "$reference" "$output" "$object" "$object" || fail "$what: $object differs from the reference after --resume"
+    done
+  else
+    cmp -s "$output" "$reference" || fail "$what: the resumed output differs from the reference"
+  fi
+  [ ! -e "$output.geomint-journal" ] && [ ! -e "$output.geomint-partial" ] || fail "$what: --resume left its journal"
+  resumed="resumed"
+}
+
 # A pendulum ensemble with 20 chunks, so writes are spread over the run. Rows: 1000 * COUNT.
 ensemble_args() { echo "pendulum --q0 0.1:3.1:$1 --p0 -1:1:1000 --steps 200 --dt 0.01 --backend cpu --threads 2 --chunk-size $((50 * $1))"; }
 small_args="$(ensemble_args 10) --quiet" # 10000 rows, 1.2 MB
@@ -102,7 +126,7 @@ cp disk/old.csv old_after.csv
 echo \$? >status_fits
 EOF
   unshare -m bash full_disk_inner.sh || fail "the tmpfs could not be mounted"
-  expect_clean_failure "$(cat status_new)" 1 err_new "writing 'disk/new.csv' failed: No space left on device" "full disk, new file"
+  expect_clean_failure "$(cat status_new)" 1 err_new "writing 'disk/new.csv[.a-z-]*' failed: No space left on device" "full disk, new file"
   [ -s entries_new ] && fail "full disk, new file: left behind: $(cat entries_new)"
   expect_clean_failure "$(cat status_old)" 1 err_old "No space left on device" "full disk, existing file"
   [ "$(cat entries_old)" = "old.csv" ] || fail "full disk, existing file: folder holds $(cat entries_old | tr '\n' ' ')"
@@ -123,20 +147,25 @@ write_errors)  # write() failing after N bytes, for N from 0 to one short of the
       # The first failed write ends the run: nothing is written after it (nor computed, at 0).
       [ "$limit" -ne 0 ] || grep -q "^writes=1 " report || fail "limit 0: writes went on after the first failure ($(cat report))"
       case "$errno_name" in ENOSPC) text="No space left on device" ;; EIO) text="Input/output error" ;; *) text="Disk quota exceeded" ;; esac
-      expect_clean_failure "$status" 1 err "writing 'out/result.csv' failed: $text" "write limit $limit, $errno_name"
+      expect_clean_failure "$status" 1 err "writing 'out/result.csv[.a-z-]*' failed: $text" "write limit $limit, $errno_name"
       expect_entries out "write limit $limit, $errno_name" result.csv
       [ "$(cat out/result.csv)" = "$old_content" ] || fail "write limit $limit: the previous file was changed"
     done
   done
-  # The same, to a new file, with the output's own end as the limit: one byte short fails, the
-  # exact size succeeds (so the limit is where the test says it is).
+  # The same, to a new file, with the run's own end as the limit (the bytes a complete run writes:
+  # the output, the journal and its partial file): one byte short fails, the exact count
+  # succeeds (so the limit is where the test says it is).
   rm out/result.csv
-  run_shim "GEOMINT_FAULT_WRITE_LIMIT=$((size - 1))" $small_args --out out/new.csv 2>err
+  run_shim "" $small_args --out out/new.csv 2>err || fail "a run under the shim without faults failed: $(cat err)"
+  written="$(sed -n 's/^writes=[0-9]* bytes=\([0-9]*\) .*/\1/p' report)"
+  [ "$written" -ge "$size" ] || fail "the shim counted $written bytes written, less than the output's $size"
+  rm out/new.csv
+  run_shim "GEOMINT_FAULT_WRITE_LIMIT=$((written - 1))" $small_args --out out/new.csv 2>err
   expect_clean_failure $? 1 err "No space left on device" "one byte short, new file"
   expect_entries out "one byte short, new file"
-  run_shim "GEOMINT_FAULT_WRITE_LIMIT=$size" $small_args --out out/new.csv 2>err
-  [ $? -eq 0 ] || fail "a limit of exactly the output's size failed: $(cat err)"
-  cmp -s out/new.csv reference.csv || fail "a limit of exactly the output's size: output differs"
+  run_shim "GEOMINT_FAULT_WRITE_LIMIT=$written" $small_args --out out/new.csv 2>err
+  [ $? -eq 0 ] || fail "a limit of exactly the run's bytes failed: $(cat err)"
+  cmp -s out/new.csv reference.csv || fail "a limit of exactly the run's bytes: output differs"
   rm out/new.csv
   # fsync and close errors at commit, with and without O_TMPFILE.
   for tmpfile in 0 1; do
@@ -144,7 +173,7 @@ write_errors)  # write() failing after N bytes, for N from 0 to one short of the
       run_shim "GEOMINT_FAULT_NO_TMPFILE=$tmpfile GEOMINT_FAULT_$fault=EIO" $small_args --out out/new.csv 2>err
       status=$?
       grep -qi "${fault}_failed=[1-9]" report || fail "$fault error: the shim injected none ($(cat report))"
-      expect_clean_failure "$status" 1 err "writing 'out/new.csv' failed: Input/output error" "$fault error (no O_TMPFILE: $tmpfile)"
+      expect_clean_failure "$status" 1 err "writing 'out/new.csv[.a-z-]*' failed: Input/output error" "$fault error (no O_TMPFILE: $tmpfile)"
       expect_entries out "$fault error (no O_TMPFILE: $tmpfile)"
     done
   done
@@ -191,7 +220,7 @@ no_tmpfile)  # without O_TMPFILE: a named temporary, same output, permissions fr
   expect_entries out "no O_TMPFILE" result.csv
   ;;
 
-signals | signals_named)  # signals at random moments of a 1-3 s run; signals_named: no O_TMPFILE
+signals | signals_named)  # signals at random moments of a 1-3 s run, then --resume; signals_named: no O_TMPFILE
   env --default-signal true 2>/dev/null || skip "env --default-signal (coreutils 8.31+) is missing"
   settings=""
   [ "$case_name" = signals_named ] && settings="GEOMINT_FAULT_NO_TMPFILE=1"
@@ -232,6 +261,8 @@ signals | signals_named)  # signals at random moments of a 1-3 s run; signals_na
         outcome="CORRUPT"
         fail "$what: out/result.csv is neither the previous file nor the complete output"
       fi
+      # The output is complete, or the previous file is intact and the journal lets --resume finish it.
+      [ "$outcome" = complete ] || resume_after_signal "$what" out/result.csv reference.csv $signal_args
       leftovers="$(find out -mindepth 1 ! -name result.csv -printf '%f ')"
       if [ -n "$leftovers" ]; then
         if [ "$signal" = KILL ] && [ "$case_name" = signals_named ]; then
@@ -243,7 +274,8 @@ signals | signals_named)  # signals at random moments of a 1-3 s run; signals_na
         fi
         for name in $leftovers; do rm -f "out/$name"; done
       fi
-      echo "$what: status $status, $outcome"
+      echo "$what: status $status, $outcome, ${resumed:-}"
+      resumed=""
     done
   done
   if [ "$case_name" = signals_named ]; then
@@ -264,7 +296,7 @@ signals | signals_named)  # signals at random moments of a 1-3 s run; signals_na
   expect_entries out "an ignored SIGHUP" result.csv
   ;;
 
-sigpipe_stderr)  # the progress line (after 5 s) to a closed pipe: SIGPIPE removes the temporary
+sigpipe_stderr)  # the progress line (after 5 s) to a closed pipe: SIGPIPE removes the temporary, keeps the journal
   env --default-signal=PIPE true 2>/dev/null || skip "env --default-signal (coreutils 8.31+) is missing"
   mkdir out
   for tmpfile in 1 0; do
@@ -274,7 +306,10 @@ sigpipe_stderr)  # the progress line (after 5 s) to a closed pipe: SIGPIPE remov
         --out out/result.csv 2>&1 >/dev/null; echo $? >status; } | head -c 0
     status="$(cat status)"
     [ "$status" -eq 141 ] || fail "closed standard error (no O_TMPFILE: $tmpfile): exit status $status, expected 141 (SIGPIPE)"
-    expect_entries out "closed standard error (no O_TMPFILE: $tmpfile)" result.csv
+    # The journal and partial file stay for --resume (tests/resume/ resumes such runs).
+    expect_entries out "closed standard error (no O_TMPFILE: $tmpfile)" result.csv result.csv.geomint-journal \
+      result.csv.geomint-partial
+    rm -f out/result.csv.geomint-journal out/result.csv.geomint-partial
     [ "$(cat out/result.csv)" = "$old_content" ] || fail "closed standard error: the previous file was changed"
   done
   ;;
@@ -282,7 +317,7 @@ sigpipe_stderr)  # the progress line (after 5 s) to a closed pipe: SIGPIPE remov
 file_size_limit)  # ulimit -f: SIGXFSZ is ignored, write() fails with EFBIG, a clean error
   mkdir out
   (ulimit -f 256 && "$geomint" $small_args --out out/new.csv 2>err)
-  expect_clean_failure $? 1 err "writing 'out/new.csv' failed: File too large" "ulimit -f, new file"
+  expect_clean_failure $? 1 err "writing 'out/new.csv[.a-z-]*' failed: File too large" "ulimit -f, new file"
   expect_entries out "ulimit -f, new file"
   echo "$old_content" >out/result.csv
   (ulimit -f 256 && GEOMINT_FAULT_NO_TMPFILE=1 LD_PRELOAD="$shim" "$geomint" $small_args --out out/result.csv 2>err)
@@ -347,7 +382,7 @@ cp disk/old.h5 old_after.h5
 echo \$? >status_fits
 EOF
   unshare -m bash hdf5_full_disk_inner.sh || fail "the tmpfs could not be mounted"
-  expect_clean_failure "$(cat status_new)" 1 err_new "writing 'disk/new.h5' failed: No space left on device" "HDF5, full disk, new file"
+  expect_clean_failure "$(cat status_new)" 1 err_new "writing 'disk/new.h5[.a-z-]*' failed: No space left on device" "HDF5, full disk, new file"
   [ -s entries_new ] && fail "HDF5, full disk, new file: left behind: $(cat entries_new)"
   expect_clean_failure "$(cat status_old)" 1 err_old "No space left on device" "HDF5, full disk, existing file"
   [ "$(cat entries_old)" = "old.h5" ] || fail "HDF5, full disk, existing file: folder holds $(cat entries_old | tr '\n' ' ')"
@@ -358,7 +393,7 @@ EOF
 hdf5_file_size_limit)  # ulimit -f with --out FILE.h5: EFBIG from HDF5's writes, a clean error
   mkdir out
   (ulimit -f 256 && "$geomint" $small_args --save-every 10 --out out/new.h5 2>err)
-  expect_clean_failure $? 1 err "writing 'out/new.h5' failed: File too large" "HDF5, ulimit -f, new file"
+  expect_clean_failure $? 1 err "writing 'out/new.h5[.a-z-]*' failed: File too large" "HDF5, ulimit -f, new file"
   expect_entries out "HDF5, ulimit -f, new file"
   echo "$old_content" >out/result.h5
   (ulimit -f 256 && "$geomint" $small_args --save-every 10 --out out/result.h5 2>err)
@@ -367,7 +402,7 @@ hdf5_file_size_limit)  # ulimit -f with --out FILE.h5: EFBIG from HDF5's writes,
   [ "$(cat out/result.h5)" = "$old_content" ] || fail "HDF5, ulimit -f: the previous file was changed"
   ;;
 
-hdf5_signals)  # signals during an HDF5 run: the named temporary is removed, the old file kept
+hdf5_signals)  # signals during an HDF5 run: the named temporary is removed, the old file kept, --resume completes it
   env --default-signal true 2>/dev/null || skip "env --default-signal (coreutils 8.31+) is missing"
   signal_args="$(ensemble_args 100) --quiet --save-every 50"
   mkdir out
@@ -396,8 +431,10 @@ hdf5_signals)  # signals during an HDF5 run: the named temporary is removed, the
     else
       fail "$what: exit status $status, expected 0 or $((128 + number)) ($(cat err))"
     fi
+    resumed="complete"
+    [ "$status" -eq 0 ] || resume_after_signal "$what" out/result.h5 reference.h5 $signal_args
     expect_entries out "$what" result.h5
-    echo "$what: status $status"
+    echo "$what: status $status, $resumed"
   done
   [ "$seen_temporary" -gt 0 ] || fail "no run was caught with its named temporary present: the clean-up was not exercised"
   ;;

@@ -1,0 +1,286 @@
+// The journal and partial file of a resumable run (see run_journal.hpp).
+#include "run_journal.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <toml++/toml.h>
+
+#include "sweep_file.hpp"
+#include "usage_error.hpp"
+
+namespace geomint {
+
+namespace {
+
+constexpr std::int64_t kJournalFormat = 1;
+
+// The whole file at `path`; false when it does not exist.
+bool read_if_exists(const std::string& path, std::string& text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        struct stat status {};
+        if (::stat(path.c_str(), &status) != 0 && errno == ENOENT) return false;
+        throw UsageError("--out", "cannot read the journal '" + path + "': " + std::strerror(errno));
+    }
+    std::ostringstream content;
+    content << in.rdbuf();
+    text = content.str();
+    return true;
+}
+
+// The journal's fields; empty optional fields mean a damaged journal.
+struct JournalFields {
+    std::int64_t format = 0, total = -1, completed = -1, partial_bytes = -1;
+    std::string configuration;
+};
+
+JournalFields parse_journal(const std::string& text, const std::string& path) {
+    const auto damaged = [&](const std::string& why) {
+        return UsageError("--resume", "the journal '" + path + "' is damaged (" + why +
+                                          "); delete it and its partial file to start again");
+    };
+    // ASCII only, as geomint writes it (toml++ misbehaves on some other bytes).
+    for (const char c : text)
+        if (static_cast<unsigned char>(c) > 0x7e || (static_cast<unsigned char>(c) < 0x20 && c != '\n'))
+            throw damaged("a byte that is not printable ASCII");
+    toml::table table;
+    try {
+        table = toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        throw damaged(std::string(e.description()));
+    }
+    JournalFields fields;
+    fields.format = table["journal"].value_or<std::int64_t>(0);
+    fields.total = table["total"].value_or<std::int64_t>(-1);
+    fields.completed = table["completed"].value_or<std::int64_t>(-1);
+    fields.partial_bytes = table["partial_bytes"].value_or<std::int64_t>(-1);
+    fields.configuration = table["configuration"].value_or<std::string>("");
+    if (fields.format != kJournalFormat) throw damaged("not a geomint journal of format 1");
+    if (fields.total < 0 || fields.completed < 0 || fields.completed > fields.total || fields.partial_bytes < 0 ||
+        fields.configuration.empty())
+        throw damaged("a key is missing or out of range");
+    return fields;
+}
+
+}  // namespace
+
+std::string configuration_difference(const std::string& journal, const std::string& run,
+                                     const std::vector<std::string>& ignored) {
+    const SweepFile before = parse_sweep_text(journal, "journal");
+    const SweepFile now = parse_sweep_text(run, "run");
+    if (before.command != now.command)
+        return "command is '" + before.command + "' in the journal, '" + now.command + "' in this run";
+    std::map<std::string, std::string> old_values, new_values;
+    for (const SweepSetting& s : before.settings) old_values[s.key] = s.text;
+    for (const SweepSetting& s : now.settings) new_values[s.key] = s.text;
+    const auto skip = [&](const std::string& key) {
+        return std::find(ignored.begin(), ignored.end(), key) != ignored.end();
+    };
+    for (const SweepSetting& s : before.settings) {
+        if (skip(s.key)) continue;
+        const auto found = new_values.find(s.key);
+        if (found == new_values.end()) return s.key + " is " + s.text + " in the journal, not set in this run";
+        if (found->second != s.text)
+            return s.key + " is " + s.text + " in the journal, " + found->second + " in this run";
+    }
+    for (const SweepSetting& s : now.settings)
+        if (!skip(s.key) && old_values.count(s.key) == 0)
+            return s.key + " is not set in the journal, " + s.text + " in this run";
+    return {};
+}
+
+std::string RunJournal::stem(const std::string& out) {
+    // Room for the longest suffix, ".geomint-journal.new", within the usual NAME_MAX of 255.
+    constexpr std::size_t kLongestSuffix = 20, kNameMax = 255;
+    const std::size_t slash = out.rfind('/');
+    const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+    const std::string name = out.substr(name_start);
+    if (name.size() + kLongestSuffix <= kNameMax) return out;
+    std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a: distinct long names get distinct journals
+    for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return out.substr(0, name_start) + name.substr(0, kNameMax - kLongestSuffix - 17) + "-" + hex;
+}
+
+RunJournal::RunJournal(Run run, bool resume)
+    : run_(std::move(run)), journal_(journal_path(run_.out)), partial_(partial_path(run_.out)) {
+    std::string text;
+    const bool exists = read_if_exists(journal_, text);
+    if (exists && !resume) {
+        std::string progress;
+        try {
+            const JournalFields fields = parse_journal(text, journal_);
+            progress =
+                " (" + std::to_string(fields.completed) + " of " + std::to_string(fields.total) + " trajectories done)";
+        } catch (const UsageError&) {
+        }
+        throw UsageError("--out", "'" + journal_ + "' holds an interrupted run of this output" + progress +
+                                      ": add --resume to continue it, or delete it and '" + partial_ +
+                                      "' to start again");
+    }
+    ::unlink((journal_ + ".new").c_str());  // left only by a kill while the journal was replaced
+    if (exists) {
+        take_over(text);
+        return;
+    }
+    try {
+        start_new();
+    } catch (...) {
+        // The destructor does not run for a constructor that throws: what was created goes now.
+        if (partial_fd_ >= 0) ::close(partial_fd_);
+        ::unlink(partial_.c_str());
+        ::unlink((journal_ + ".new").c_str());
+        ::unlink(journal_.c_str());
+        throw;
+    }
+}
+
+RunJournal::~RunJournal() {
+    if (partial_fd_ >= 0) ::close(partial_fd_);
+    if (finished_ || resumed_) return;
+    ::unlink(partial_.c_str());
+    ::unlink((journal_ + ".new").c_str());
+    ::unlink(journal_.c_str());
+}
+
+void RunJournal::fail(const std::string& what, int error) const {
+    throw std::runtime_error("--out: " + what + " failed: " + std::strerror(error));
+}
+
+void RunJournal::take_over(const std::string& text) {
+    const JournalFields fields = parse_journal(text, journal_);
+    const std::string difference =
+        configuration_difference(fields.configuration, run_.configuration, {"threads", "quiet", "out"});
+    if (!difference.empty())
+        throw UsageError("--resume", "the journal '" + journal_ + "' is of another run: " + difference +
+                                         " (resume with the same options, or delete the journal and its partial "
+                                         "file to start again)");
+    const auto completed = static_cast<std::uint64_t>(fields.completed);
+    // Chunks are stored whole and in order: the bytes the journal counts follow from the count.
+    std::uint64_t expected_bytes = 0;
+    for (std::uint64_t begin = 0; begin < completed; begin += run_.chunk)
+        expected_bytes += run_.shape.bytes(static_cast<std::size_t>(std::min(run_.chunk, completed - begin)));
+    const auto damaged = [&](const std::string& why) {
+        return UsageError("--resume", "the journal '" + journal_ + "' is damaged (" + why + "); delete it and '" +
+                                          partial_ + "' to start again");
+    };
+    if (static_cast<std::uint64_t>(fields.total) != run_.total ||
+        (completed % run_.chunk != 0 && completed != run_.total) ||
+        static_cast<std::uint64_t>(fields.partial_bytes) != expected_bytes)
+        throw damaged("its counts do not fit this run");
+    partial_fd_ = ::open(partial_.c_str(), O_RDWR | O_CLOEXEC);
+    if (partial_fd_ < 0) throw damaged("'" + partial_ + "' cannot be opened: " + std::strerror(errno));
+    struct stat status {};
+    if (::fstat(partial_fd_, &status) != 0) fail("reading '" + partial_ + "'", errno);
+    if (static_cast<std::uint64_t>(status.st_size) < expected_bytes)
+        throw damaged("'" + partial_ + "' is shorter than the journal says");
+    // A chunk that was being appended when the run was killed is dropped.
+    if (::ftruncate(partial_fd_, static_cast<off_t>(expected_bytes)) != 0) fail("truncating '" + partial_ + "'", errno);
+    if (::lseek(partial_fd_, static_cast<off_t>(expected_bytes), SEEK_SET) < 0)
+        fail("reading '" + partial_ + "'", errno);
+    completed_ = completed;
+    partial_bytes_ = expected_bytes;
+    resumed_ = true;
+}
+
+void RunJournal::start_new() {
+    partial_fd_ = ::open(partial_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (partial_fd_ < 0) fail("creating '" + partial_ + "'", errno);
+    write_journal();
+}
+
+void RunJournal::read_chunk(StoredChunk& chunk) {
+    for (const ChunkTarget& target : chunk.targets()) {
+        std::size_t done = 0;
+        while (done < target.size) {
+            const ssize_t got =
+                ::pread(partial_fd_, target.data + done, target.size - done, static_cast<off_t>(read_offset_ + done));
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) fail("reading '" + partial_ + "'", errno);
+            if (got == 0) throw std::runtime_error("--resume: '" + partial_ + "' ended before the journal says");
+            done += static_cast<std::size_t>(got);
+        }
+        read_offset_ += target.size;
+    }
+}
+
+void RunJournal::append_chunk(const std::vector<std::string_view>& pieces, std::uint64_t completed) {
+    for (const std::string_view piece : pieces) {
+        std::size_t done = 0;
+        while (done < piece.size()) {
+            // write(), at the end where the descriptor stands: the fault-injection tests see it.
+            const ssize_t wrote = ::write(partial_fd_, piece.data() + done, piece.size() - done);
+            if (wrote < 0 && errno == EINTR) continue;
+            if (wrote < 0) fail("writing '" + partial_ + "'", errno);
+            if (wrote == 0) fail("writing '" + partial_ + "'", EIO);
+            done += static_cast<std::size_t>(wrote);
+        }
+        partial_bytes_ += piece.size();
+    }
+    completed_ = completed;
+    write_journal();
+}
+
+void RunJournal::write_journal() {
+    const auto now = std::chrono::steady_clock::now();
+    const bool sync = now - last_sync_ >= kSyncInterval || completed_ == run_.total;
+    if (sync && ::fsync(partial_fd_) != 0) fail("writing '" + partial_ + "'", errno);
+    toml::table table{{"journal", kJournalFormat},
+                      {"output", run_.out},
+                      {"total", static_cast<std::int64_t>(run_.total)},
+                      {"completed", static_cast<std::int64_t>(completed_)},
+                      {"partial_bytes", static_cast<std::int64_t>(partial_bytes_)},
+                      {"configuration", run_.configuration}};
+    std::ostringstream text;
+    text << "# geomint run journal: how far the run writing '" << run_.out
+         << "' got. Continue it with the same command plus --resume.\n"
+         << toml::toml_formatter(table, toml::format_flags::none) << "\n";
+    const std::string bytes = text.str();
+    const std::string fresh = journal_ + ".new";
+    const int fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) fail("writing '" + fresh + "'", errno);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (wrote < 0 && errno == EINTR) continue;
+        if (wrote <= 0) {
+            const int error = wrote < 0 ? errno : EIO;
+            ::close(fd);
+            fail("writing '" + fresh + "'", error);
+        }
+        done += static_cast<std::size_t>(wrote);
+    }
+    if (sync && ::fsync(fd) != 0) {
+        const int error = errno;
+        ::close(fd);
+        fail("writing '" + fresh + "'", error);
+    }
+    if (::close(fd) != 0 && errno != EINTR) fail("writing '" + fresh + "'", errno);
+    if (::rename(fresh.c_str(), journal_.c_str()) != 0) fail("renaming '" + fresh + "'", errno);
+    if (sync) last_sync_ = now;
+}
+
+void RunJournal::finish() {
+    if (partial_fd_ >= 0) ::close(partial_fd_);
+    partial_fd_ = -1;
+    // The journal first: a partial file left without one is only ever truncated by the next run,
+    // while a journal left without its partial file would have to be refused as damaged.
+    ::unlink(journal_.c_str());
+    ::unlink((journal_ + ".new").c_str());
+    ::unlink(partial_.c_str());
+    finished_ = true;
+}
+
+}  // namespace geomint
