@@ -138,9 +138,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "--backend cpu --save-every 3000 --precision float",
                    "pendulum.h5", 140},
         ResumeCase{"spin_csv",
-                   "spin --system chain --spins 8 --random 120 --seed 3 --scheme comp2 --steps 200 --dt 0.05 "
-                   "--chunk-size 4 --backend cpu",
-                   "spin.csv", 8},
+                   "spin --system chain --spins 8 --random 60 --seed 3 --scheme comp2 --steps 200 --dt 0.05 "
+                   "--chunk-size 2 --backend cpu",
+                   "spin.csv", 4},
         ResumeCase{"spin_hdf5_saves",
                    "spin --system top --random 60 --seed 5 --scheme sia --steps 4000 --dt 0.01 --chunk-size 3 "
                    "--backend cpu --save-every 700",
