@@ -108,7 +108,8 @@ void run_portrait_add_command(const PortraitAddOptions& o) {
                            record.energy ? &*record.energy : nullptr);
     file.commit();
     if (!o.quiet)
-        std::fprintf(stderr, "geomint: added %zu portraits (%llu trajectories, %llu visits) into %s\n", o.inputs.size(),
+        std::fprintf(stderr, "geomint: added %zu portrait%s (%llu trajectories, %llu visits) into %s\n",
+                     o.inputs.size(), o.inputs.size() == 1 ? "" : "s",
                      static_cast<unsigned long long>(record.trajectories),
                      static_cast<unsigned long long>(sum.histogram.total_count()), file.description().c_str());
 }

@@ -3,7 +3,6 @@
 #include "portrait_command.hpp"
 
 #include <map>
-#include <sstream>
 
 #include "atomic_output_file.hpp"
 #include "geomint/portrait/pixel_grid.hpp"
@@ -23,6 +22,8 @@ constexpr int kDefaultWidth = 1024;
 constexpr const char* kOutDescription =
     "output (required): FILE.png (the image) or FILE.h5 (the raw per-pixel counts, which `geomint "
     "portrait add` adds and renders); written atomically";
+// The family's --save-every stays an option (the two commands share their parser) but is refused.
+constexpr const char* kSaveEveryDescription = "not for portraits (refused: a portrait stores no trajectory)";
 
 // Options of the family's command that have no meaning for a portrait, refused by name.
 void refuse_family_only_options(const CommonOptions& common, bool exact) {
@@ -104,6 +105,7 @@ PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pe
         "Phase portrait of a pendulum ensemble: every visited (q, p), rasterized while integrating");
     add_portrait_options(*c.pendulum, pendulum.portrait, true);
     c.pendulum->get_option("--out")->description(kOutDescription);
+    c.pendulum->get_option("--save-every")->description(kSaveEveryDescription);
     c.pendulum->footer(
         "Every option of `geomint pendulum` chooses the ensemble (see `geomint pendulum --help`).\n"
         "Plane: (q wrapped to (-pi, pi], p) for an angle; (q, p) with --q-range otherwise. Each pixel counts\n"
@@ -114,6 +116,7 @@ PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pe
     c.spin->description("Phase portrait of a spin ensemble: one spin on the sphere, or (s_I^z, s_I+1^z)");
     add_portrait_options(*c.spin, spin.portrait, false);
     c.spin->get_option("--out")->description(kOutDescription);
+    c.spin->get_option("--save-every")->description(kSaveEveryDescription);
     c.spin->footer(
         "Every option of `geomint spin` chooses the ensemble (see `geomint spin --help`).\n"
         "--plane sphere: the Lambert azimuthal equal-area projection of spin I, northern hemisphere (z >= 0)\n"

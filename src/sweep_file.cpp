@@ -162,6 +162,11 @@ SweepFile parse_sweep_text(std::string_view text, const std::string& source) {
             file.portrait = true;
             file.portrait_line = line;
             for (auto&& [inner_key, inner_node] : *node.as_table()) {
+                // `command` is never a setting (found by fuzz_sweep_file): it names the family
+                // at the top level.
+                if (inner_key.str() == "command")
+                    throw UsageError(at(source, inner_key.source().begin.line) + ": portrait.command",
+                                     "name the command at the top level, above the [portrait] table");
                 SweepSetting s = setting_of(std::string(inner_key.str()), inner_key.source().begin.line, inner_node);
                 s.in_portrait = true;
                 file.settings.push_back(std::move(s));
