@@ -1,7 +1,9 @@
 // libFuzzer target: the sweep-file reader parse_sweep_text and writer render_sweep_file
 // (src/sweep_file.hpp). UsageError naming the file is the expected failure; an accepted file must
 // give settings with a line, booleans as true/false, lists of numbers, and written back and read
-// again it must give the same command and the same key and text of every option value.
+// again it must give the same command, the same [portrait] table or none, and the same key, text
+// and place (top level or [portrait]) of every option value.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -63,11 +65,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             default:
                 break;
         }
+        FUZZ_CHECK(file.portrait || !s.in_portrait, text);
         if (s.kind != SweepSetting::Kind::other)
-            entries.push_back({s.key, s.text, s.kind == SweepSetting::Kind::boolean});
+            entries.push_back({s.key, s.text, s.kind == SweepSetting::Kind::boolean, s.in_portrait});
     }
-    // Written and read back: the same values, in the same order.
-    const std::string written = geomint::render_sweep_file(file.command, entries);
+    // Written and read back: the same values, the top level's first, then the table's.
+    const std::string written = geomint::render_sweep_file(file.command, entries, file.portrait);
+    std::stable_partition(entries.begin(), entries.end(), [](const SweepEntry& e) { return !e.in_portrait; });
     SweepFile back;
     try {
         back = geomint::parse_sweep_text(written, "written.toml");
@@ -75,10 +79,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(false, text + "\n  written:\n" + written + "\n  error: " + e.what());
     }
     FUZZ_CHECK(back.command == file.command, text);
+    FUZZ_CHECK(back.portrait == file.portrait, text + "\n  written:\n" + written);
     FUZZ_CHECK(back.settings.size() == entries.size(), text + "\n  written:\n" + written);
     for (std::size_t k = 0; k < entries.size(); ++k) {
         FUZZ_CHECK(back.settings[k].key == entries[k].key, text + "\n  written:\n" + written);
         FUZZ_CHECK(back.settings[k].text == entries[k].text, text + "\n  written:\n" + written);
+        FUZZ_CHECK(back.settings[k].in_portrait == entries[k].in_portrait, text + "\n  written:\n" + written);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "build_info.hpp"
+#include "hdf5_attributes.hpp"
 #include "geomint/solve_status.hpp"
 #include "save_recorder.hpp"
 
@@ -60,52 +61,6 @@ ColumnTypes column_types(ColumnKind kind) {
     return {H5T_STD_U8LE, H5T_NATIVE_UINT8, 1};
 }
 
-// Attribute writers: scalar UTF-8 strings, string lists, and numbers.
-class Attributes {
-public:
-    Attributes(const Hdf5Errors& errors, hid_t object) : errors_(errors), object_(object) {}
-
-    void text(const char* name, const std::string& value) const {
-        const Hdf5Id type = string_type();
-        const Hdf5Id space(errors_.check(H5Screate(H5S_SCALAR), name), H5Sclose);
-        const char* data = value.c_str();
-        write(name, type.get(), space.get(), type.get(), &data);
-    }
-    void texts(const char* name, const std::vector<std::string>& values) const {
-        const Hdf5Id type = string_type();
-        const hsize_t size = values.size();
-        const Hdf5Id space(errors_.check(H5Screate_simple(1, &size, nullptr), name), H5Sclose);
-        std::vector<const char*> data;
-        for (const std::string& v : values) data.push_back(v.c_str());
-        write(name, type.get(), space.get(), type.get(), data.data());
-    }
-    void integer(const char* name, long long value) const {
-        const Hdf5Id space(errors_.check(H5Screate(H5S_SCALAR), name), H5Sclose);
-        const std::int64_t data = value;
-        write(name, H5T_STD_I64LE, space.get(), H5T_NATIVE_INT64, &data);
-    }
-    void real(const char* name, double value) const {
-        const Hdf5Id space(errors_.check(H5Screate(H5S_SCALAR), name), H5Sclose);
-        write(name, H5T_IEEE_F64LE, space.get(), H5T_NATIVE_DOUBLE, &value);
-    }
-
-private:
-    Hdf5Id string_type() const {
-        Hdf5Id type(errors_.check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-        errors_.check(H5Tset_size(type.get(), H5T_VARIABLE), "string type");
-        errors_.check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string type");
-        return type;
-    }
-    void write(const char* name, hid_t file_type, hid_t space, hid_t memory_type, const void* data) const {
-        const Hdf5Id attribute(
-            errors_.check(H5Acreate2(object_, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), name), H5Aclose);
-        errors_.check(H5Awrite(attribute.get(), memory_type, data), name);
-    }
-
-    const Hdf5Errors& errors_;
-    hid_t object_;
-};
-
 // A chunked, compressed dataset of `rank` dimensions.
 Hdf5Id create_dataset(const Hdf5Errors& errors, hid_t parent, const char* name, hid_t type, int rank,
                       const hsize_t* dims, const hsize_t* chunk, const char* what) {
@@ -143,7 +98,7 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const std::string& shown_path, const
         Hdf5Id(errors_.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), "creating the file"),
                H5Fclose);
 
-    const Attributes root(errors_, file_.get());
+    const Hdf5Attributes root(errors_, file_.get());
     const RunConfig::Description& d = config.description;
     root.text("geomint_version", kGeomintVersion);
     root.text("git_commit", kGeomintGitCommit);
@@ -175,10 +130,10 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const std::string& shown_path, const
             std::vector<std::string> statuses;
             for (int s = 0; s <= static_cast<int>(SolveStatus::root_not_unique); ++s)
                 statuses.push_back(status_name(static_cast<SolveStatus>(s)));
-            Attributes(errors_, summary_.back().get()).texts("status_names", statuses);
+            Hdf5Attributes(errors_, summary_.back().get()).texts("status_names", statuses);
         }
     }
-    Attributes(errors_, summary.get()).texts("columns", names);
+    Hdf5Attributes(errors_, summary.get()).texts("columns", names);
 
     if (dim_ == 0 || config.save_every <= 0) return;
     saves_ = save_count(config.time.steps, config.save_every);
@@ -187,7 +142,7 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const std::string& shown_path, const
     const hsize_t chunk[3] = {1, chunk_rows(capacity, real_bytes * dim_), dim_};
     states_ =
         create_dataset(errors_, file_.get(), "states", file_real(config.precision), 3, dims, chunk, "creating /states");
-    Attributes(errors_, states_.get()).texts("components", layout.components);
+    Hdf5Attributes(errors_, states_.get()).texts("components", layout.components);
     std::vector<std::int64_t> steps(static_cast<std::size_t>(saves_));
     std::vector<double> times(steps.size());
     for (long long s = 0; s < saves_; ++s) {
@@ -226,7 +181,7 @@ void Hdf5Sink::write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& 
 }
 
 void Hdf5Sink::close() {
-    Attributes(errors_, file_.get()).text("end_time", utc_now());
+    Hdf5Attributes(errors_, file_.get()).text("end_time", utc_now());
     for (Hdf5Id& dataset : summary_) errors_.check(H5Dclose(dataset.release()), "closing /summary");
     summary_.clear();
     if (states_.get() >= 0) errors_.check(H5Dclose(states_.release()), "closing /states");

@@ -1,7 +1,7 @@
 // geomint command line: `geomint pendulum ...`, `geomint spin ...`, `geomint run FILE`,
-// `geomint portrait pendulum|spin ...` and `geomint list`. Every error is one line "geomint: error: ..." on standard
-// error and a non-zero exit status: 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage, 128 + n
-// after signal n.
+// `geomint portrait pendulum|spin|add ...` and `geomint list`. Every error is one line "geomint: error: ..." on
+// standard error and a non-zero exit status: 0 success, 1 runtime failure (a write error, memory, CUDA), 2 bad usage,
+// 128 + n after signal n.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -40,15 +40,17 @@ struct Cli {
             "stopped by a signal keeps OUT.geomint-journal and OUT.geomint-partial for --resume.");
         pendulum_command = geomint::add_pendulum_command(app, pendulum);
         spin_command = geomint::add_spin_command(app, spin);
-        run_command = app.add_subcommand("run", "Run the pendulum or spin ensemble a sweep file (TOML) describes");
+        run_command =
+            app.add_subcommand("run", "Run the pendulum or spin ensemble (or portrait) a sweep file (TOML) describes");
         run_command
             ->add_option("FILE", sweep_path,
                          "sweep file: command = \"pendulum\" or \"spin\", then one key per "
-                         "option of that command (see README, Sweep files)")
+                         "option of that command, and for a phase portrait a [portrait] table of the "
+                         "portrait's options (see README, Sweep files)")
             ->required();
         run_command->add_flag("--resume", resume_sweep,
                               "continue the file's interrupted run from its journal (see --resume of its command)");
-        portrait = geomint::add_portrait_command(app, portrait_pendulum, portrait_spin);
+        portrait = geomint::add_portrait_command(app, portrait_pendulum, portrait_spin, portrait_add);
         list_command = geomint::add_list_command(app);
     }
     Cli(const Cli&) = delete;
@@ -61,6 +63,7 @@ struct Cli {
     bool resume_sweep = false;
     geomint::PortraitPendulumOptions portrait_pendulum;
     geomint::PortraitSpinOptions portrait_spin;
+    geomint::PortraitAddOptions portrait_add;
     geomint::PortraitCommands portrait;
     CLI::App *pendulum_command = nullptr, *spin_command = nullptr, *run_command = nullptr, *list_command = nullptr;
 };
@@ -76,26 +79,28 @@ void refuse_empty_values(const CLI::App& command) {
 
 // Runs the parsed family or list command.
 void execute(const Cli& cli) {
-    for (const CLI::App* command :
-         {cli.pendulum_command, cli.spin_command, cli.list_command, cli.portrait.pendulum, cli.portrait.spin})
+    for (const CLI::App* command : {cli.pendulum_command, cli.spin_command, cli.list_command, cli.portrait.pendulum,
+                                    cli.portrait.spin, cli.portrait.add})
         if (command->parsed()) refuse_empty_values(*command);
     if (cli.pendulum_command->parsed()) geomint::run_pendulum_command(cli.pendulum);
     if (cli.spin_command->parsed()) geomint::run_spin_command(cli.spin);
     if (cli.list_command->parsed()) geomint::run_list_command();
     if (cli.portrait.pendulum->parsed()) geomint::run_portrait_pendulum_command(cli.portrait_pendulum);
     if (cli.portrait.spin->parsed()) geomint::run_portrait_spin_command(cli.portrait_spin);
+    if (cli.portrait.add->parsed()) geomint::run_portrait_add_command(cli.portrait_add);
 }
 
-// `geomint run FILE`: the file's settings become the arguments of its command, parsed and run as
-// on the command line; errors about an option name the file's key and line instead.
+// `geomint run FILE`: the file's settings become the arguments of its command (`geomint portrait
+// COMMAND` with a [portrait] table), parsed and run as on the command line; errors about an option
+// name the file's key and line instead.
 void run_sweep_file(const std::string& path, bool resume) {
     const geomint::SweepFile file = geomint::read_sweep_file(path);
     const auto cli = std::make_unique<Cli>();
     std::vector<std::string> arguments = geomint::sweep_arguments(file, cli->app);
-    const CLI::App* command = cli->app.get_subcommand(file.command);
+    const CLI::App* command = &geomint::sweep_command(file, cli->app);
     if (resume) {
         if (command->get_option_no_throw("--resume") == nullptr)
-            throw geomint::UsageError("--resume", "a " + file.command + " run keeps no journal to resume");
+            throw geomint::UsageError("--resume", "a portrait run keeps no journal to resume");
         arguments.push_back("--resume");
     }
     std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first

@@ -195,14 +195,18 @@ PendulumRun prepare_pendulum_run(const PendulumOptions& options) {
     return {parsed.job, config};
 }
 
+std::map<std::string, std::string> implied_pendulum_configuration(const PendulumOptions& options,
+                                                                  const PendulumRun& run) {
+    std::map<std::string, std::string> implied;
+    for (const ParameterSpec& p : potentials()[run.job.model.potential].parameters) implied[p.name] = p.default_value;
+    if (!options.random.empty()) implied["seed"] = "0";
+    return implied;
+}
+
 void run_pendulum_command(const PendulumOptions& options) {
     PendulumRun run = prepare_pendulum_run(options);
-    const PendulumModel& model = run.job.model;
     RunConfig& config = run.config;
-    std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
-    for (const ParameterSpec& p : potentials()[model.potential].parameters) implied[p.name] = p.default_value;
-    if (!options.random.empty()) implied["seed"] = "0";
-    if (record_configuration(options.common, config, implied)) return;
+    if (record_configuration(options.common, config, implied_pendulum_configuration(options, run))) return;
     const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(run.job, config);
     run_ensemble(config, *ensemble);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "common_options.hpp"
@@ -34,5 +35,9 @@ struct PendulumRun {
     RunConfig config;
 };
 PendulumRun prepare_pendulum_run(const PendulumOptions& options);
+// The defaults the run's configuration makes explicit (the model's parameters, --seed with
+// --random), for record_configuration: the same sweep file whichever command records it.
+std::map<std::string, std::string> implied_pendulum_configuration(const PendulumOptions& options,
+                                                                  const PendulumRun& run);
 
 }  // namespace geomint

@@ -3,12 +3,13 @@
 #include "portrait_command.hpp"
 
 #include <map>
-#include <sstream>
 
 #include "atomic_output_file.hpp"
 #include "geomint/portrait/pixel_grid.hpp"
+#include "hdf5_sink.hpp"
 #include "number_parsing.hpp"
 #include "pendulum_portrait.hpp"
+#include "portrait_counts_file.hpp"
 #include "spin_portrait.hpp"
 #include "usage_error.hpp"
 
@@ -18,10 +19,17 @@ namespace {
 
 constexpr int kDefaultWidth = 1024;
 
+constexpr const char* kOutDescription =
+    "output (required): FILE.png (the image) or FILE.h5 (the raw per-pixel counts, which `geomint "
+    "portrait add` adds and renders); written atomically";
+// The family's --save-every stays an option (the two commands share their parser) but is refused.
+constexpr const char* kSaveEveryDescription = "not for portraits (refused: a portrait stores no trajectory)";
+
 // Options of the family's command that have no meaning for a portrait, refused by name.
 void refuse_family_only_options(const CommonOptions& common, bool exact) {
-    if (common.print_config) throw UsageError("--print-config", "sweep files cannot describe portraits yet");
     if (exact) throw UsageError("--exact", "does not apply to portraits");
+    if (given(common, "--save-every"))
+        throw UsageError("--save-every", "does not apply to portraits (a portrait stores no trajectory)");
 }
 
 // Spin portraits have no CUDA recording path yet (the per-system spin kernels are not
@@ -33,35 +41,62 @@ void refuse_cuda_for_spins(const CommonOptions& common) {
                          "path exists for pendulum portraits only); use --backend cpu or auto");
 }
 
-// The run's options as text (one `key = value` a line), for the PNG's Description chunk. The
-// sweep-file text is reused without its header comment and `command` line: `geomint run` cannot run
-// a portrait, so the text must not pose as a sweep file.
-std::string describe(const std::string& family, const CommonOptions& common, RunConfig& config) {
-    record_configuration(common, config, {});
-    std::string text = "geomint portrait " + family + "\n";
-    std::istringstream lines(config.description.configuration);
-    for (std::string line; std::getline(lines, line);)
-        if (!line.empty() && line[0] != '#' && line.rfind("command =", 0) != 0) text += line + "\n";
-    return text;
+// The PNG's Description: the run as a sweep file (with its [portrait] table), which `geomint run`
+// runs again; only the command when the run cannot be written as one (a value that is not UTF-8).
+std::string describe(const std::string& family, const RunConfig& config) {
+    const std::string& text = config.description.configuration;
+    return text.empty() ? "geomint portrait " + family + "\n" : text;
 }
 
-// Runs `compute` with progress on standard error (unless --quiet), writes the PNG into the output
-// opened before the run, commits it, and prints the summary line with the trajectories' statuses.
-void run_and_write(const RunConfig& config, AtomicOutputFile& file, std::uint64_t trajectories,
-                   const PortraitLabels& labels, PortraitColouring colouring, const PortraitSettings& settings,
+// The output as --out names it: FILE.h5 holds the raw counts (portrait_counts_file.hpp), any other
+// name the PNG. Opened before the run, so that a bad destination is refused before any work; HDF5
+// opens its file by name, hence a named temporary.
+AtomicOutputFile open_output(const RunConfig& config) {
+    return AtomicOutputFile(config.out, "--out",
+                            is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
+                                                     : AtomicOutputFile::Temporary::unnamed_if_possible);
+}
+
+// What the counts file records of the run besides its histogram.
+PortraitRecord record_of(const RunConfig& config, const PortraitLabels& labels, PortraitColouring colouring,
+                         const PortraitSettings& settings, std::uint64_t trajectories) {
+    PortraitRecord record;
+    record.command = config.description.command;
+    record.model = config.description.model;
+    record.scheme = config.description.scheme;
+    record.labels = labels;
+    record.configuration = config.description.configuration;
+    record.colouring = colouring;
+    record.energy = settings.energy;
+    record.skip_steps = settings.schedule.skip;
+    record.record_every = settings.schedule.every;
+    record.trajectories = trajectories;
+    return record;
+}
+
+// Runs `compute` with progress on standard error (unless --quiet), writes the PNG (or with
+// --out FILE.h5 the counts) into the output opened before the run, commits it, and prints the
+// summary line with the trajectories' statuses.
+void run_and_write(const RunConfig& config, AtomicOutputFile& file, const PortraitRecord& record,
+                   const PortraitSettings& settings,
                    const std::function<PortraitResult(const ProgressCallback&)>& compute) {
-    RunReporter reporter(trajectories, config.quiet, config.time.steps);
+    RunReporter reporter(record.trajectories, config.quiet, config.time.steps);
     const PortraitResult result = compute(reporter.callback());
     for (const auto& [status, count] : result.statuses)
         for (std::uint64_t k = 0; k < count; ++k) reporter.count_status(status);
-    write_portrait_png(file, result.histogram, labels, colouring, settings.energy ? &*settings.energy : nullptr);
-    file.commit();  // only now does the image appear under its name
+    if (is_hdf5_path(config.out))
+        write_portrait_counts(file, result.histogram, record);
+    else
+        write_portrait_png(file, result.histogram, record.labels, record.colouring,
+                           settings.energy ? &*settings.energy : nullptr);
+    file.commit();  // only now does the output appear under its name
     reporter.finish(config.backend.description, file.description());
 }
 
 }  // namespace
 
-PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pendulum, PortraitSpinOptions& spin) {
+PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pendulum, PortraitSpinOptions& spin,
+                                      PortraitAddOptions& add) {
     PortraitCommands c;
     c.command = app.add_subcommand("portrait", "Phase portrait of a pendulum or spin ensemble as a PNG density image");
     c.command->require_subcommand(1);
@@ -69,21 +104,26 @@ PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pe
     c.pendulum->description(
         "Phase portrait of a pendulum ensemble: every visited (q, p), rasterized while integrating");
     add_portrait_options(*c.pendulum, pendulum.portrait, true);
-    c.pendulum->get_option("--out")->description("output image FILE.png (required); written atomically");
+    c.pendulum->get_option("--out")->description(kOutDescription);
+    c.pendulum->get_option("--save-every")->description(kSaveEveryDescription);
     c.pendulum->footer(
         "Every option of `geomint pendulum` chooses the ensemble (see `geomint pendulum --help`).\n"
         "Plane: (q wrapped to (-pi, pi], p) for an angle; (q, p) with --q-range otherwise. Each pixel counts\n"
         "the recorded states in it: the initial state and each step's, from --skip-steps on, every\n"
-        "--record-every-th. The PNG's text chunks hold the axes and the extent (docs/portraits.md).");
+        "--record-every-th. The PNG's text chunks hold the axes and the extent (docs/portraits.md).\n"
+        "A sweep file holds the portrait's own options in a [portrait] table (--print-config).");
     c.spin = add_spin_command(*c.command, spin.family);
     c.spin->description("Phase portrait of a spin ensemble: one spin on the sphere, or (s_I^z, s_I+1^z)");
     add_portrait_options(*c.spin, spin.portrait, false);
-    c.spin->get_option("--out")->description("output image FILE.png (required); written atomically");
+    c.spin->get_option("--out")->description(kOutDescription);
+    c.spin->get_option("--save-every")->description(kSaveEveryDescription);
     c.spin->footer(
         "Every option of `geomint spin` chooses the ensemble (see `geomint spin --help`).\n"
         "--plane sphere: the Lambert azimuthal equal-area projection of spin I, northern hemisphere (z >= 0)\n"
         "seen from above in the left disc, southern seen from below in the right (extent [-2 sqrt 2, 2 sqrt 2]\n"
-        "x [-sqrt 2, sqrt 2]); --plane z-pair: (s_I^z, s_I+1^z) in [-1, 1]^2, chains only.");
+        "x [-sqrt 2, sqrt 2]); --plane z-pair: (s_I^z, s_I+1^z) in [-1, 1]^2, chains only.\n"
+        "A sweep file holds the portrait's own options in a [portrait] table (--print-config).");
+    c.add = add_portrait_add_command(*c.command, add);
     return c;
 }
 
@@ -104,7 +144,10 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     const ValueRange q = q_range ? *q_range : ValueRange{portrait::kPendulumQMin, portrait::kPendulumQMax};
     settings.schedule = parse_record_schedule(o, config.time.steps);
     const PortraitColouring colouring = parse_colouring(o.colour);
-    AtomicOutputFile file(config.out, "--out");  // a bad destination is refused before any work
+    // Everything is checked: --print-config prints the file and stops here.
+    if (record_configuration(options.family.common, config, implied_pendulum_configuration(options.family, run)))
+        return;
+    AtomicOutputFile file = open_output(config);  // a bad destination is refused before any work
 
     const PendulumEnsembleBounds bounds = scan_pendulum_ensemble(run.job, config.precision, q.low, q.high);
     if (!p_range) {
@@ -115,11 +158,11 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     settings.grid.extent = {q.low, q.high, p_range->low, p_range->high};
     validate_pixel_grid(settings.grid);
     if (colouring == PortraitColouring::mean_energy) settings.energy.emplace(bounds.emin, bounds.emax);
-    const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p",
-                                describe("pendulum", options.family.common, config)};
-    run_and_write(config, file, run.job.size(), labels, colouring, settings, [&](const ProgressCallback& progress) {
-        return compute_pendulum_portrait(run.job, config, settings, periodic, progress);
-    });
+    const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p", describe("pendulum", config)};
+    run_and_write(config, file, record_of(config, labels, colouring, settings, run.job.size()), settings,
+                  [&](const ProgressCallback& progress) {
+                      return compute_pendulum_portrait(run.job, config, settings, periodic, progress);
+                  });
 }
 
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
@@ -153,16 +196,17 @@ void run_portrait_spin_command(const PortraitSpinOptions& options) {
     validate_pixel_grid(settings.grid);
     settings.schedule = parse_record_schedule(o, config.time.steps);
     const PortraitColouring colouring = parse_colouring(o.colour);
-    AtomicOutputFile file(config.out, "--out");  // a bad destination is refused before any work
+    // Everything is checked: --print-config prints the file and stops here.
+    if (record_configuration(options.family.common, config, implied_spin_configuration(options.family, run))) return;
+    AtomicOutputFile file = open_output(config);  // a bad destination is refused before any work
 
     if (colouring == PortraitColouring::mean_energy) settings.energy = scan_spin_energies(run.job, config.precision);
     const std::string i = std::to_string(spin), next = std::to_string(plane.next + 1);
     const PortraitLabels labels{
         sphere ? "spin " + i + ", Lambert equal-area: north (z >= 0) left, seen from above; south right, from below"
                : "s" + i + "^z",
-        sphere ? "spin " + i + ", Lambert equal-area (y)" : "s" + next + "^z",
-        describe("spin", options.family.common, config)};
-    run_and_write(config, file, run.job.initial.chains, labels, colouring, settings,
+        sphere ? "spin " + i + ", Lambert equal-area (y)" : "s" + next + "^z", describe("spin", config)};
+    run_and_write(config, file, record_of(config, labels, colouring, settings, run.job.initial.chains), settings,
                   [&](const ProgressCallback& progress) {
                       return compute_spin_portrait(run.job, config, settings, plane, progress);
                   });

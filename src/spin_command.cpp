@@ -150,14 +150,18 @@ SpinRun prepare_spin_run(const SpinOptions& options) {
     return {std::move(job), std::move(config)};
 }
 
+std::map<std::string, std::string> implied_spin_configuration(const SpinOptions& options, const SpinRun& run) {
+    std::map<std::string, std::string> implied;
+    for (const ParameterSpec& p : systems()[run.job.model.system].parameters) implied[p.name] = p.default_value;
+    if (!options.random.empty()) implied["seed"] = "0";
+    return implied;
+}
+
 void run_spin_command(const SpinOptions& options) {
     SpinRun run = prepare_spin_run(options);
     const SpinJob& job = run.job;
     RunConfig& config = run.config;
-    std::map<std::string, std::string> implied;  // defaults made explicit in the configuration
-    for (const ParameterSpec& p : systems()[job.model.system].parameters) implied[p.name] = p.default_value;
-    if (!options.random.empty()) implied["seed"] = "0";
-    if (record_configuration(options.common, config, implied)) return;
+    if (record_configuration(options.common, config, implied_spin_configuration(options, run))) return;
     const std::unique_ptr<Ensemble> ensemble = make_spin_ensemble(job, config);
     run_ensemble(config, *ensemble);
 }

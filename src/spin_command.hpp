@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "common_options.hpp"
@@ -34,5 +35,8 @@ struct SpinRun {
     RunConfig config;
 };
 SpinRun prepare_spin_run(const SpinOptions& options);
+// The defaults the run's configuration makes explicit (the model's parameters, --seed with
+// --random), for record_configuration: the same sweep file whichever command records it.
+std::map<std::string, std::string> implied_spin_configuration(const SpinOptions& options, const SpinRun& run);
 
 }  // namespace geomint

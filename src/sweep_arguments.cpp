@@ -1,6 +1,7 @@
 // Sweep files to argument lists and back (see sweep_arguments.hpp).
 #include "sweep_arguments.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "usage_error.hpp"
@@ -23,9 +24,36 @@ bool is_option_name(const CLI::App& command, const std::string& key) {
     return !key.empty() && !reserved(key) && command.get_option_no_throw("--" + key) != nullptr;
 }
 
+// For a subcommand of `portrait`, the family command of the same name, whose options are a
+// portrait file's top-level keys; nullptr for any other command.
+const CLI::App* family_of_portrait(const CLI::App& command) {
+    const CLI::App* parent = command.get_parent();
+    if (parent == nullptr || parent->get_name() != "portrait" || parent->get_parent() == nullptr) return nullptr;
+    for (const CLI::App* sub : parent->get_parent()->get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->get_name() == command.get_name()) return sub;
+    return nullptr;
+}
+
+// Whether option `key` of `command` is written in the [portrait] table: an option of a portrait
+// command that its family command does not have (--width, --colour, ...).
+bool in_portrait_table(const CLI::App& command, const std::string& key) {
+    const CLI::App* family = family_of_portrait(command);
+    return family != nullptr && family->get_option_no_throw("--" + key) == nullptr;
+}
+
+// How messages name a key: "width" in the [portrait] table is "portrait.width", as TOML's dotted
+// keys would name it.
+std::string shown_key(const std::string& key, bool in_portrait) { return in_portrait ? "portrait." + key : key; }
+
+const CLI::App* subcommand_named(const CLI::App& parent, const std::string& name) {
+    for (const CLI::App* sub : parent.get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->get_name() == name) return sub;
+    return nullptr;
+}
+
 }  // namespace
 
-std::vector<std::string> sweep_arguments(const SweepFile& file, const CLI::App& root) {
+const CLI::App& sweep_command(const SweepFile& file, const CLI::App& root) {
     const CLI::App* command = nullptr;
     std::string valid;
     for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; })) {
@@ -36,11 +64,28 @@ std::vector<std::string> sweep_arguments(const SweepFile& file, const CLI::App& 
     const std::string command_at = file.source + ":" + std::to_string(file.command_line) + ": command";
     if (command == nullptr)
         throw UsageError(command_at, "unknown command '" + file.command + "' (valid: " + valid + ")");
+    if (!file.portrait) return *command;
+    // A [portrait] table: the family's subcommand of `portrait`, which takes the family's options too.
+    const CLI::App* portrait = subcommand_named(root, "portrait");
+    const CLI::App* portrait_command = portrait != nullptr ? subcommand_named(*portrait, file.command) : nullptr;
+    if (portrait_command == nullptr) throw UsageError(command_at, "geomint has no portrait of '" + file.command + "'");
+    return *portrait_command;
+}
+
+std::vector<std::string> sweep_arguments(const SweepFile& file, const CLI::App& root) {
+    const CLI::App* command = &sweep_command(file, root);
     std::vector<std::string> arguments{file.command};
+    if (file.portrait) arguments.insert(arguments.begin(), "portrait");
+    const std::string shown_command = file.portrait ? "portrait " + file.command : file.command;
     for (const SweepSetting& s : file.settings) {
-        const std::string where = file.source + ":" + std::to_string(s.line) + ": " + s.key;
+        const std::string where = file.source + ":" + std::to_string(s.line) + ": " + shown_key(s.key, s.in_portrait);
         if (!is_option_name(*command, s.key))
-            throw UsageError(where, "unknown key (not an option of geomint " + file.command + "; see its --help)");
+            throw UsageError(where, "unknown key (not an option of geomint " + shown_command + "; see its --help)");
+        // Each key in its place, so that a file reads as the command line's two parts: the family's
+        // ensemble at the top, the portrait's own options in [portrait].
+        if (in_portrait_table(*command, s.key) != s.in_portrait)
+            throw UsageError(where, s.in_portrait ? "not a portrait option: write it above the [portrait] table"
+                                                  : "a portrait option: write it in the [portrait] table");
         const bool flag = command->get_option("--" + s.key)->get_expected_max() == 0;
         if (flag) {
             if (s.kind != SweepSetting::Kind::boolean)
@@ -83,9 +128,12 @@ UsageError locate_in_file(const SweepFile& file, const CLI::App& command, const 
     const std::string first = text.substr(0, colon), rest = text.substr(colon + 2);
     const std::size_t key_end = first.find_first_of(" /");
     const std::string key = first.substr(0, key_end);
+    const std::string tail = first.substr(key.size());
     for (const SweepSetting& s : file.settings)
-        if (s.key == key) return UsageError(file.source + ":" + std::to_string(s.line) + ": " + first, rest);
-    return UsageError(file.source + ": " + first, rest);
+        if (s.key == key)
+            return UsageError(file.source + ":" + std::to_string(s.line) + ": " + shown_key(key, s.in_portrait) + tail,
+                              rest);
+    return UsageError(file.source + ": " + shown_key(key, in_portrait_table(command, key)) + tail, rest);
 }
 
 std::string canonical_configuration(const CLI::App& command, const std::map<std::string, std::string>& implied) {
@@ -93,25 +141,30 @@ std::string canonical_configuration(const CLI::App& command, const std::map<std:
     for (const CLI::Option* option : command.get_options()) {
         const std::string key = key_of(*option);
         if (!is_option_name(command, key)) continue;
+        const bool table = in_portrait_table(command, key);
         if (option->get_expected_max() == 0) {  // a flag
-            entries.push_back({key, option->count() > 0 && option->as<bool>() ? "true" : "false", true});
+            entries.push_back({key, option->count() > 0 && option->as<bool>() ? "true" : "false", true, table});
             continue;
         }
         const auto found = implied.find(key);
         if (option->count() > 0)
-            entries.push_back({key, option->as<std::string>(), false});
+            entries.push_back({key, option->as<std::string>(), false, table});
         else if (found != implied.end())
-            entries.push_back({key, found->second, false});
+            entries.push_back({key, found->second, false, table});
         else if (!option->get_default_str().empty())
-            entries.push_back({key, option->get_default_str(), false});
+            entries.push_back({key, option->get_default_str(), false, table});
     }
-    const std::string text = render_sweep_file(command.get_name(), entries);
+    const bool portrait = family_of_portrait(command) != nullptr;
+    const std::string text = render_sweep_file(command.get_name(), entries, portrait);
+    // The file lists the top-level keys first, then the table's.
+    std::stable_partition(entries.begin(), entries.end(), [](const SweepEntry& e) { return !e.in_portrait; });
     // Written values must read back as given; a text that is not UTF-8 cannot be TOML.
     try {
         const SweepFile back = parse_sweep_text(text, "configuration");
-        bool same = back.settings.size() == entries.size();
+        bool same = back.settings.size() == entries.size() && back.portrait == portrait;
         for (std::size_t k = 0; same && k < entries.size(); ++k)
-            same = back.settings[k].key == entries[k].key && back.settings[k].text == entries[k].text;
+            same = back.settings[k].key == entries[k].key && back.settings[k].text == entries[k].text &&
+                   back.settings[k].in_portrait == entries[k].in_portrait;
         if (same) return text;
     } catch (const UsageError&) {
     }

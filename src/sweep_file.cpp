@@ -151,13 +151,28 @@ SweepFile parse_sweep_text(std::string_view text, const std::string& source) {
     } catch (const toml::parse_error& e) {
         throw UsageError(at(source, e.source().begin.line), "not a valid TOML file: " + std::string(e.description()));
     }
-    SweepFile file{source, {}, 0, {}};
+    SweepFile file{source, {}, 0, {}, false, 0};
     bool has_command = false;
     for (auto&& [key, node] : table) {
         const std::string name(key.str());
         const std::size_t line = key.source().begin.line;
-        if (name == "portrait" && node.is_table())
-            throw UsageError(at(source, line) + ": portrait", "phase portraits in sweep files are not yet supported");
+        if (name == "portrait" && node.is_table()) {
+            // The portrait's own options; a nested table or any other value is a setting that
+            // sweep_arguments refuses by its key.
+            file.portrait = true;
+            file.portrait_line = line;
+            for (auto&& [inner_key, inner_node] : *node.as_table()) {
+                // `command` is never a setting (found by fuzz_sweep_file): it names the family
+                // at the top level.
+                if (inner_key.str() == "command")
+                    throw UsageError(at(source, inner_key.source().begin.line) + ": portrait.command",
+                                     "name the command at the top level, above the [portrait] table");
+                SweepSetting s = setting_of(std::string(inner_key.str()), inner_key.source().begin.line, inner_node);
+                s.in_portrait = true;
+                file.settings.push_back(std::move(s));
+            }
+            continue;
+        }
         if (name == "command") {
             if (!node.is_string())
                 throw UsageError(at(source, line) + ": command", "must be a string (pendulum or spin)");
@@ -184,9 +199,19 @@ SweepFile read_sweep_file(const std::string& path) {
     return parse_sweep_text(text.str(), path);
 }
 
-std::string render_sweep_file(const std::string& command, const std::vector<SweepEntry>& entries) {
+std::string render_sweep_file(const std::string& command, const std::vector<SweepEntry>& entries, bool portrait) {
     std::string out = "# geomint sweep file: run it with `geomint run FILE`\n" + string_line("command", command) + "\n";
-    for (const SweepEntry& e : entries) out += key_part(e.key) + (e.flag ? e.text : value_literal(e.text)) + "\n";
+    const auto write = [&out](const SweepEntry& e) {
+        out += key_part(e.key) + (e.flag ? e.text : value_literal(e.text)) + "\n";
+    };
+    for (const SweepEntry& e : entries)
+        if (!e.in_portrait) write(e);
+    if (!portrait && std::none_of(entries.begin(), entries.end(), [](const SweepEntry& e) { return e.in_portrait; }))
+        return out;
+    // Top-level keys come first: after the header every key belongs to the table.
+    out += "\n[portrait]\n";
+    for (const SweepEntry& e : entries)
+        if (e.in_portrait) write(e);
     return out;
 }
 

@@ -106,7 +106,8 @@ std::string refused(const std::string& body, bool base = true) {
 TEST(CliSweep, UnknownKeyIsNamedWithItsLine) {
     EXPECT_EQ(refused("qq0 = 1\n"), ":5: qq0: unknown key (not an option of geomint pendulum; see its --help)\n");
     EXPECT_EQ(refused("\n[output]\nformat = 1\n").rfind(":6: output: unknown key", 0), 0u);
-    EXPECT_EQ(refused("[portrait]\nq = 1\n"), ":5: portrait: phase portraits in sweep files are not yet supported\n");
+    EXPECT_EQ(refused("[portrait]\nq = 1\n"),
+              ":6: portrait.q: unknown key (not an option of geomint portrait pendulum; see its --help)\n");
 }
 
 TEST(CliSweep, WrongTypeIsNamedWithItsLine) {

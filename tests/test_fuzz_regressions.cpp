@@ -94,6 +94,18 @@ TEST(FuzzRegression, MalformedTomlIsAnErrorNamingTheLine) {
     }
 }
 
+// fuzz_sweep_file: `command` inside the [portrait] table became a setting named `command`, which
+// settings never hold (the command is the file's `command`). It is refused, naming its line.
+TEST(FuzzRegression, ACommandKeyInThePortraitTableIsRefused) {
+    try {
+        geomint::parse_sweep_text("command = \"spin\"\nsteps = 10\n\n[portrait]\ncommand = \"penduluwidtm\"", "f.toml");
+        ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(),
+                     "f.toml:5: portrait.command: name the command at the top level, above the [portrait] table");
+    }
+}
+
 // fuzz_sweep_file: toml++ 3.3.0 writes a key holding an apostrophe bare (portrait'y = ...), which
 // no TOML reader accepts, so a file written back could not be read again. Keys that cannot be
 // bare are now quoted with string escapes.

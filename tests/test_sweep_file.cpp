@@ -58,11 +58,43 @@ TEST(SweepFileReader, ValuesOfOtherTypesAreMarked) {
     EXPECT_EQ(f.settings[1].text, "a table");
 }
 
+TEST(SweepFileReader, APortraitTableGivesItsKeysMarkedInPortrait) {
+    const SweepFile f = geomint::parse_sweep_text(
+        "command = \"spin\"\nsteps = 5\n\n[portrait]\nwidth = 64\nplane = \"z-pair\"\n", "f.toml");
+    EXPECT_TRUE(f.portrait);
+    EXPECT_EQ(f.portrait_line, 4u);
+    ASSERT_EQ(f.settings.size(), 3u);
+    EXPECT_EQ(f.settings[0].key, "steps");
+    EXPECT_FALSE(f.settings[0].in_portrait);
+    EXPECT_EQ(f.settings[1].key, "width");
+    EXPECT_EQ(f.settings[1].line, 5u);
+    EXPECT_EQ(f.settings[1].text, "64");
+    EXPECT_TRUE(f.settings[1].in_portrait);
+    EXPECT_EQ(f.settings[2].text, "z-pair");
+    EXPECT_TRUE(f.settings[2].in_portrait);
+    EXPECT_FALSE(
+        geomint::parse_sweep_text("command = \"spin\"\nportrait = 1\n", "f.toml").portrait);  // no table: a key
+}
+
+TEST(SweepFileWriter, APortraitTableFollowsTheTopLevelKeysAndReadsBack) {
+    const std::string text = geomint::render_sweep_file(
+        "pendulum", {{"width", "61", false, true}, {"q0", "-1:1:5", false, false}, {"quiet", "true", true, false}},
+        true);
+    EXPECT_EQ(text.substr(text.find("command")),
+              "command = \"pendulum\"\nq0 = \"-1:1:5\"\nquiet = true\n\n[portrait]\nwidth = 61\n");
+    const SweepFile back = geomint::parse_sweep_text(text, "f.toml");
+    EXPECT_TRUE(back.portrait);
+    ASSERT_EQ(back.settings.size(), 3u);
+    EXPECT_TRUE(back.settings[2].in_portrait);
+    EXPECT_EQ(back.settings[2].key, "width");
+    // An empty table still marks a portrait.
+    EXPECT_TRUE(geomint::parse_sweep_text(geomint::render_sweep_file("spin", {}, true), "f.toml").portrait);
+    EXPECT_FALSE(geomint::parse_sweep_text(geomint::render_sweep_file("spin", {}, false), "f.toml").portrait);
+}
+
 TEST(SweepFileReader, ErrorsNameTheFileLineAndKey) {
     EXPECT_EQ(error_of("steps = 1\n"), "f.toml: command: missing key: the command to run (pendulum or spin)");
     EXPECT_EQ(error_of("command = 1\n"), "f.toml:1: command: must be a string (pendulum or spin)");
-    EXPECT_EQ(error_of("command = \"spin\"\n\n[portrait]\nq = 1\n"),
-              "f.toml:3: portrait: phase portraits in sweep files are not yet supported");
     EXPECT_EQ(error_of("command = \"spin\"\nsteps = 1\nsteps = 2\n").rfind("f.toml:3: not a valid TOML file: ", 0), 0u);
     EXPECT_EQ(error_of("command = \"spin\"\nq0 = 1e400\n").rfind("f.toml:2: ", 0), 0u);
     EXPECT_EQ(error_of("command = \"spin\"\n\nq0 = \n").rfind("f.toml:3: ", 0), 0u);

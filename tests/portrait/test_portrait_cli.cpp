@@ -37,8 +37,10 @@ TEST(PortraitCli, PendulumPngHasTheRequestedSizeAndExtent) {
     EXPECT_EQ(png.texts.at("geomint:x-axis"), "q wrapped to (-pi, pi]");
     EXPECT_EQ(png.texts.at("geomint:y-axis"), "p");
     EXPECT_EQ(png.texts.at("geomint:colour"), "log-density viridis");
-    EXPECT_NE(png.texts.at("Description").find("geomint portrait pendulum\n"), std::string::npos);
-    EXPECT_NE(png.texts.at("Description").find("width = 61"), std::string::npos);
+    // The Description is the run as a sweep file, its portrait options in the [portrait] table.
+    const std::string& description = png.texts.at("Description");
+    EXPECT_NE(description.find("command = \"pendulum\"\n"), std::string::npos) << description;
+    EXPECT_NE(description.find("\n[portrait]\nwidth = 61\n"), std::string::npos) << description;
     // The busiest pixel: each of the 45 trajectories records its 401 states; at least one pixel
     // is visited by more than one state, none by more than all of them.
     const unsigned long long max_count = std::stoull(png.texts.at("geomint:max-count"));
@@ -141,6 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadOption{kPendulum + "--skip-steps 401", "--skip-steps: 401 skips all 400 steps"},
                     BadOption{kPendulum + "--colour hue", "--colour: unknown colouring 'hue'"},
                     BadOption{kPendulum + "--exact", "--exact: does not apply to portraits"},
+                    BadOption{kPendulum + "--save-every 1", "--save-every: does not apply to portraits"},
                     BadOption{"portrait pendulum --potential duffing --steps 10 --dt 0.1",
                               "--q-range: is required for --potential duffing"},
                     BadOption{"portrait spin --steps 10 --dt 0.1 --plane z-pair", "--plane: z-pair needs a chain"},
