@@ -124,10 +124,8 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
 
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
     refuse_family_only_options(options.family.common, options.family.exact);
-    refuse_cuda_for_spins(options.family.common);
     SpinRun run = prepare_spin_run(options.family);
     RunConfig& config = run.config;
-    config.backend = choose_backend("cpu", config.threads);  // what auto found is not used
     const PortraitOptions& o = options.portrait;
     const int d = run.job.initial.spins;
     portrait::SpinPlaneChoice plane;
