@@ -38,7 +38,7 @@ for line in sys.stdin:
     if m: stack, spill = m.group(1), m.group(2)
     m = re.search(r"Used (\d+) registers", line)
     if m and kernel:
-        recorder = kernel[3].split("<")[0].replace("portrait::", "") if len(kernel) > 3 else "-"
+        recorder = kernel[3].split("<")[0].rstrip("> ").replace("portrait::", "") if len(kernel) > 3 else "-"
         print("%-22s %-34s %-7s %-20s %4s registers %6s B stack %6s B spill stores" % (kernel[0], kernel[1], kernel[2], recorder, m.group(1), stack, spill))
         kernel = None
 '
