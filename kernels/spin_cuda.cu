@@ -1,10 +1,17 @@
-// CUDA backend for spin ensembles: state and Newton workspace in device memory (kept for the run),
-// structure of arrays (neighbouring threads read neighbouring addresses), one thread per chain
-// running the same body as the CPU backend (kernels/spin_body.hpp).
+// CUDA backend for spin ensembles: two slots of device and pinned host arrays (kept for the run),
+// each with its own Newton workspace and stream, structure of arrays (neighbouring threads read
+// neighbouring addresses), one thread per chain running the same body as the CPU backend
+// (kernels/spin_body.hpp).
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "cuda_backend.hpp"
-#include "device_arrays.cuh"
+#include "cuda_buffers.cuh"
+#include "cuda_stream_slot.cuh"
+#include "for_each_index.cuh"
 #include "spin_cuda_launch.hpp"
 
 #ifndef GEOMINT_SPIN_CUDA_UNITS
@@ -19,16 +26,27 @@ static_assert(spin::SpinSystems::size <= GEOMINT_SPIN_CUDA_UNITS,
 namespace {
 
 template <class Real, int... Index>
-float launch_for_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                        const SaveRecorder<Real>* saves, std::integer_sequence<int, Index...>) {
-    float milliseconds = 0.0f;
+void enqueue_for_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
+                        const SaveRecorder<Real>* saves, cudaStream_t stream, std::integer_sequence<int, Index...>) {
     const bool found =
-        ((model.system == Index ? (milliseconds = launch_spin_system<Index, Real>(model, step, view, saves), true)
-                                : false) ||
+        ((model.system == Index ? (enqueue_spin_system<Index, Real>(model, step, view, saves, stream), true) : false) ||
          ...);
     if (!found) throw std::invalid_argument("spin system not registered");
-    return milliseconds;
 }
+
+// One slot: a chunk's spins, outcomes and saves on both sides, its own device workspace (two
+// chunks may run at once), and the stream they move on.
+template <class Real>
+struct SpinSlot {
+    Mirrored<Real> state, norm_error;
+    MirroredOutcome<Real> outcome;
+    DeviceArray<Real> workspace;
+    Mirrored<Real> saves;  // with --save-every: [save][chain][3 d]
+    StreamSlot lane;       // declared last, destroyed first: waits before the arrays are freed
+
+    SpinSlot(std::size_t state_reals, std::size_t capacity, std::size_t workspace_reals, std::size_t save_reals)
+        : state(state_reals), norm_error(capacity), outcome(capacity), workspace(workspace_reals), saves(save_reals) {}
+};
 
 }  // namespace
 
@@ -38,49 +56,99 @@ struct SpinCudaRunner<Real>::Device {
     SpinStepSettings<Real> step;
     int spins;
     std::size_t capacity;
-    thrust::device_vector<Real> state, workspace, norm_error;
-    thrust::device_vector<Real> saves;  // with --save-every: [save][chain][3 d]
-    DeviceOutcome<Real> outcome;
+    long long save_every;
+    std::array<std::unique_ptr<SpinSlot<Real>>, kSlots> slots;
 
-    Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n)
-        : model(m),
-          step(s),
-          spins(d),
-          capacity(n),
-          state(3 * static_cast<std::size_t>(d) * n),
-          workspace(spin_workspace_reals(m, d) * n),
-          norm_error(n),
-          outcome(n) {}
+    Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n, long long every)
+        : model(m), step(s), spins(d), capacity(n), save_every(every) {
+        const std::size_t dim = 3 * static_cast<std::size_t>(d);
+        const std::size_t save_reals =
+            every > 0 ? static_cast<std::size_t>(save_count(s.steps, every)) * n * dim : std::size_t{0};
+        for (auto& slot : slots)
+            slot = std::make_unique<SpinSlot<Real>>(dim * n, n, spin_workspace_reals(m, d) * n, save_reals);
+    }
+    ~Device() {
+        for (auto& slot : slots)
+            if (slot) slot->lane.synchronize_quietly();
+    }
+    SpinSlot<Real>& at(int slot) const {
+        if (slot < 0 || slot >= kSlots) throw std::invalid_argument("no such CUDA runner slot");
+        return *slots[static_cast<std::size_t>(slot)];
+    }
 };
 
 template <class Real>
 SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step, int spins,
-                                     std::size_t capacity)
-    : device_(std::make_unique<Device>(model, step, spins, capacity)) {}
+                                     std::size_t capacity, long long save_every)
+    : device_(std::make_unique<Device>(model, step, spins, capacity, save_every)) {}
 
 template <class Real>
 SpinCudaRunner<Real>::~SpinCudaRunner() = default;
 
 template <class Real>
-float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n, Real* saves, long long save_every) {
+SpinBatchView<Real> SpinCudaRunner<Real>::slot_view(int slot, std::size_t n) const {
+    const SpinSlot<Real>& s = device_->at(slot);
+    return {s.state.host.data(), nullptr, n, device_->spins, s.norm_error.host.data(), s.outcome.host_view()};
+}
+
+template <class Real>
+const Real* SpinCudaRunner<Real>::slot_saves(int slot) const {
+    return device_->save_every > 0 ? device_->at(slot).saves.host.data() : nullptr;
+}
+
+template <class Real>
+void SpinCudaRunner<Real>::enqueue(int slot, std::size_t n) {
+    Device& d = *device_;
+    SpinSlot<Real>& s = d.at(slot);
+    if (n > d.capacity) throw std::invalid_argument("chunk larger than the CUDA runner's capacity");
+    if (s.lane.pending()) throw std::logic_error("CUDA runner slot enqueued twice without a wait");
+    if (n == 0) return;
+    const cudaStream_t stream = s.lane.stream();
+    const std::size_t dim = 3 * static_cast<std::size_t>(d.spins);
+    s.state.upload_async(dim * n, stream);
+    const SpinBatchView<Real> view{s.state.device.data(),      s.workspace.data(),     n, d.spins,
+                                   s.norm_error.device.data(), s.outcome.device_view()};
+    const long long saves = d.save_every > 0 ? save_count(d.step.steps, d.save_every) : 0;
+    const std::size_t save_reals = static_cast<std::size_t>(saves) * n * dim;
+    // NaN until written: a chain that fails before a save leaves NaN there, as on the CPU.
+    if (saves > 0) enqueue_fill(s.saves.device.data(), save_reals, std::numeric_limits<Real>::quiet_NaN(), stream);
+    const SaveRecorder<Real> recorder{s.saves.device.data(), n, static_cast<int>(dim), d.save_every, d.step.steps};
+    s.lane.record_kernel_start();
+    enqueue_for_system<Real>(d.model, d.step, view, saves > 0 ? &recorder : nullptr, stream,
+                             std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    s.lane.record_kernel_stop();
+    s.saves.download_async(save_reals, stream);
+    s.state.download_async(dim * n, stream);
+    s.norm_error.download_async(n, stream);
+    s.outcome.download_async(n, stream);
+}
+
+template <class Real>
+float SpinCudaRunner<Real>::wait(int slot) {
+    return device_->at(slot).lane.wait();
+}
+
+template <class Real>
+float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n, Real* saves) {
     if (n == 0) return 0.0f;
     Device& d = *device_;
     if (n > d.capacity || host.spins != d.spins) throw std::invalid_argument("chunk does not fit the CUDA runner");
+    if (saves != nullptr && d.save_every <= 0)
+        throw std::invalid_argument("saved states asked of a CUDA runner built without save_every");
     const std::size_t state_reals = 3 * static_cast<std::size_t>(d.spins) * n;
-    upload(host.state, state_reals, d.state);
-    const SpinBatchView<Real> view{
-        device_pointer(d.state), device_pointer(d.workspace), n, d.spins, device_pointer(d.norm_error),
-        d.outcome.view()};
-    const int dim = 3 * d.spins;
-    SaveRecorder<Real> recorder{};
-    if (saves != nullptr) recorder = device_saves(d.saves, n, dim, save_every, d.step.steps);
-    const float milliseconds = launch_for_system<Real>(d.model, d.step, view, saves != nullptr ? &recorder : nullptr,
-                                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
+    const SpinBatchView<Real> pinned = slot_view(0, n);
+    std::copy_n(host.state, state_reals, pinned.state);
+    enqueue(0, n);
+    const float milliseconds = wait(0);
+    std::copy_n(pinned.state, state_reals, host.state);
+    std::copy_n(pinned.norm_error, n, host.norm_error);
+    std::copy_n(pinned.outcome.energy_error, n, host.outcome.energy_error);
+    std::copy_n(pinned.outcome.newton_iterations, n, host.outcome.newton_iterations);
+    std::copy_n(pinned.outcome.steps_completed, n, host.outcome.steps_completed);
+    std::copy_n(pinned.outcome.status, n, host.outcome.status);
     if (saves != nullptr)
-        download(d.saves, static_cast<std::size_t>(save_count(d.step.steps, save_every)) * n * dim, saves);
-    download(d.state, state_reals, host.state);
-    download(d.norm_error, n, host.norm_error);
-    d.outcome.download_to(host.outcome, n);
+        std::copy_n(slot_saves(0), static_cast<std::size_t>(save_count(d.step.steps, d.save_every)) * n * 3 * d.spins,
+                    saves);
     return milliseconds;
 }
 

@@ -8,11 +8,14 @@
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
 
+struct CUstream_st;  // what cudaStream_t points to: this header stays free of CUDA headers
+
 namespace geomint {
 
+// Queues the kernel over view.chains chains on `stream` and returns at once (a bad launch throws).
 // `saves` (device memory), when given, records the states --save-every asks for.
 template <int SystemIndex, class Real>
-float launch_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                         const SaveRecorder<Real>* saves);
+void enqueue_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
+                         const SaveRecorder<Real>* saves, CUstream_st* stream);
 
 }  // namespace geomint

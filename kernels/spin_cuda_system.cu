@@ -13,30 +13,28 @@
 namespace geomint {
 
 template <int SystemIndex, class Real>
-float launch_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                         const SaveRecorder<Real>* saves) {
+void enqueue_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
+                         const SaveRecorder<Real>* saves, CUstream_st* stream) {
     if constexpr (SystemIndex < spin::SpinSystems::size) {
         using System = typename TypeAt<SystemIndex, spin::SpinSystems>::type::template type<Real>;
         const System system = make_spin_system<System, Real>(model);
-        float milliseconds = 0.0f;
         with_spin_scheme_for<System>(model.scheme, [&](auto scheme) {
             // 64 threads a block: each thread holds a large Newton state (bench/RESULTS.md).
             if (saves == nullptr) {
                 using Body = SpinChainBody<decltype(scheme), System, Real>;
-                milliseconds = launch_for_each_index(Body{scheme, system, view, step}, view.chains, 64);
+                enqueue_for_each_index(Body{scheme, system, view, step}, view.chains, stream, 64);
             } else {
                 using Body = SpinChainBody<decltype(scheme), System, Real, SaveRecorder<Real>>;
-                milliseconds = launch_for_each_index(Body{scheme, system, view, step, *saves}, view.chains, 64);
+                enqueue_for_each_index(Body{scheme, system, view, step, *saves}, view.chains, stream, 64);
             }
         });
-        return milliseconds;
     } else {
         throw std::logic_error("no spin system at this registry index");
     }
 }
 
-template float launch_spin_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(const SpinModel&, const SpinStepSettings<double>&,
+template void enqueue_spin_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(const SpinModel&, const SpinStepSettings<double>&,
                                                                      const SpinBatchView<double>&,
-                                                                     const SaveRecorder<double>*);
+                                                                     const SaveRecorder<double>*, CUstream_st*);
 
 }  // namespace geomint

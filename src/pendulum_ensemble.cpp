@@ -12,6 +12,7 @@
 
 #include "cuda_backend.hpp"
 #include "geomint/counter_random.hpp"
+#include "lookahead_compute.hpp"
 #include "pendulum_batch.hpp"
 #include "pendulum_exact.hpp"
 
@@ -26,10 +27,11 @@ public:
         : job_(job),
           config_(config),
           step_{static_cast<Real>(config.time.dt), config.time.steps, {}},
-          capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(config.chunk_size, job.size()))) {
+          capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(config.chunk_size, job.size()))),
+          lookahead_(job.size(), capacity_) {
         step_.newton.max_iterations = config.newton_max_iterations;
         if (config.backend.backend == Backend::cuda)
-            cuda_ = std::make_unique<PendulumCudaRunner<Real>>(job.model, step_, capacity_);
+            cuda_ = std::make_unique<PendulumCudaRunner<Real>>(job.model, step_, capacity_, config.save_every);
     }
 
     std::uint64_t size() const override { return job_.size(); }
@@ -37,24 +39,29 @@ public:
 
     void compute(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) override {
         batch_.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            batch_.mass[i] = static_cast<Real>(job_.value(begin + i, kMassAxis));
-            batch_.omega[i] = static_cast<Real>(job_.value(begin + i, kOmegaAxis));
-            batch_.q0[i] = static_cast<Real>(job_.value(begin + i, kQ0Axis));
-            batch_.p0[i] = static_cast<Real>(job_.value(begin + i, kP0Axis));
-        }
         // NaN until written: a trajectory that fails before a save leaves NaN there.
-        if (config_.save_every > 0)
+        if (config_.save_every > 0 && !cuda_)
             saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 2,
                           std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
+            // Double-buffered: this chunk was (usually) launched ahead by the previous call, and the
+            // next one is queued before returning, so the device works while the pipeline writes.
+            const int slot = compute_with_lookahead(lookahead_, *cuda_, begin, n,
+                                                    [&](int s, std::uint64_t first, std::size_t count) {
+                                                        const PendulumInputArrays<Real> in = cuda_->slot_inputs(s);
+                                                        fill_inputs(in.q0, in.p0, in.mass, in.omega, first, count);
+                                                    })
+                                 .slot;
+            copy_from_slot(slot, n);
             if (progress) progress(n);
-        } else if (config_.save_every > 0) {
-            const SaveRecorder<Real> recorder{saves_.data(), n, 2, config_.save_every, config_.time.steps};
-            run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {
-            run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
+            fill_inputs(batch_.q0.data(), batch_.p0.data(), batch_.mass.data(), batch_.omega.data(), begin, n);
+            if (config_.save_every > 0) {
+                const SaveRecorder<Real> recorder{saves_.data(), n, 2, config_.save_every, config_.time.steps};
+                run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
+            } else {
+                run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
+            }
         }
         if (job_.exact) compute_exact(n);
     }
@@ -79,9 +86,40 @@ public:
     }
 
     std::vector<std::string> state_components() const override { return {"q", "p"}; }
-    const void* saved_states() const override { return saves_.empty() ? nullptr : saves_.data(); }
+    const void* saved_states() const override {
+        if (cuda_) return cuda_saves_;
+        return saves_.empty() ? nullptr : saves_.data();
+    }
 
 private:
+    // Rows [begin, begin + n) of the source, rounded to Real: the CPU batch or a CUDA slot.
+    void fill_inputs(Real* q0, Real* p0, Real* mass, Real* omega, std::uint64_t begin, std::size_t n) const {
+        for (std::size_t i = 0; i < n; ++i) {
+            mass[i] = static_cast<Real>(job_.value(begin + i, kMassAxis));
+            omega[i] = static_cast<Real>(job_.value(begin + i, kOmegaAxis));
+            q0[i] = static_cast<Real>(job_.value(begin + i, kQ0Axis));
+            p0[i] = static_cast<Real>(job_.value(begin + i, kP0Axis));
+        }
+    }
+
+    // A finished CUDA slot's chunk into the batch (and saves), where columns() and the derived
+    // columns read it; the slot is refilled by the next call.
+    void copy_from_slot(int slot, std::size_t n) {
+        const PendulumBatchView<Real> v = cuda_->slot_view(slot);
+        std::copy_n(v.q0, n, batch_.q0.data());
+        std::copy_n(v.p0, n, batch_.p0.data());
+        std::copy_n(v.mass, n, batch_.mass.data());
+        std::copy_n(v.omega, n, batch_.omega.data());
+        std::copy_n(v.q, n, batch_.q.data());
+        std::copy_n(v.p, n, batch_.p.data());
+        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
+        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
+        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
+        std::copy_n(v.outcome.status, n, batch_.status.data());
+        // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
+        cuda_saves_ = cuda_->slot_saves(slot);
+    }
+
     // The exact solution at T from each row's (rounded) inputs, in double (Boost.Math elliptic functions).
     void compute_exact(std::size_t n) {
         exact_q_.resize(n);
@@ -111,7 +149,9 @@ private:
     std::size_t capacity_;
     PendulumBatch<Real> batch_;
     std::vector<double> exact_q_, exact_p_;
-    std::vector<Real> saves_;  // [save][trajectory][q, p] of the last chunk (save_every > 0)
+    std::vector<Real> saves_;           // [save][trajectory][q, p] of the last chunk (save_every > 0)
+    ChunkLookahead lookahead_;          // the CUDA path's chunk launched ahead
+    const Real* cuda_saves_ = nullptr;  // the CUDA path's saves of the last chunk (in its slot)
     std::unique_ptr<PendulumCudaRunner<Real>> cuda_;
 };
 

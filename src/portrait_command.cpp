@@ -30,15 +30,8 @@ void refuse_family_only_options(const CommonOptions& common, bool exact) {
     if (exact) throw UsageError("--exact", "does not apply to portraits");
     if (given(common, "--save-every"))
         throw UsageError("--save-every", "does not apply to portraits (a portrait stores no trajectory)");
-}
-
-// Spin portraits have no CUDA recording path yet (the per-system spin kernels are not
-// instantiated with a recorder): --backend cuda is refused, and auto takes the CPU.
-void refuse_cuda_for_spins(const CommonOptions& common) {
-    if (common.backend == "cuda")
-        throw UsageError("--backend",
-                         "spin portraits are computed on the CPU in this version (the CUDA recording "
-                         "path exists for pendulum portraits only); use --backend cpu or auto");
+    if (given(common, "--resume"))
+        throw UsageError("--resume", "does not apply to portraits (a portrait keeps no journal; run it again)");
 }
 
 // The PNG's Description: the run as a sweep file (with its [portrait] table), which `geomint run`
@@ -167,10 +160,8 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
 
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
     refuse_family_only_options(options.family.common, options.family.exact);
-    refuse_cuda_for_spins(options.family.common);
     SpinRun run = prepare_spin_run(options.family);
     RunConfig& config = run.config;
-    config.backend = choose_backend("cpu", config.threads);  // what auto found is not used
     const PortraitOptions& o = options.portrait;
     const int d = run.job.initial.spins;
     portrait::SpinPlaneChoice plane;

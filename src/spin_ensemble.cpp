@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "lookahead_compute.hpp"
 #include "spin_batch.hpp"
 #include "usage_error.hpp"
 
@@ -30,7 +31,8 @@ public:
             std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
         capacity_ = static_cast<std::size_t>(std::min({config.chunk_size, by_memory, job.initial.chains}));
         if (config.backend.backend == Backend::cuda)
-            cuda_ = std::make_unique<SpinCudaRunner<Real>>(job.model, step_, d, capacity_);
+            cuda_ = std::make_unique<SpinCudaRunner<Real>>(job.model, step_, d, capacity_, config.save_every);
+        lookahead_ = ChunkLookahead(job.initial.chains, capacity_);
         chain_.resize(3 * static_cast<std::size_t>(d));
         if (job.exact) wave_ = job.initial.wave();
     }
@@ -41,22 +43,28 @@ public:
     void compute(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) override {
         const int d = job_.initial.spins;
         batch_.resize(d, n);
-        for (std::size_t t = 0; t < n; ++t) {
-            job_.initial.fill(begin + t, chain_.data());
-            for (int k = 0; k < 3 * d; ++k) batch_.state[k * n + t] = static_cast<Real>(chain_[k]);
-        }
         // NaN until written: a chain that fails before a save leaves NaN there.
-        if (config_.save_every > 0)
+        if (config_.save_every > 0 && !cuda_)
             saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 3 * d,
                           std::numeric_limits<Real>::quiet_NaN());
         if (cuda_) {
-            cuda_->run(batch_.view(), n, saves_.empty() ? nullptr : saves_.data(), config_.save_every);
+            // Double-buffered: this chunk was (usually) launched ahead by the previous call, and the
+            // next one is queued before returning, so the device works while the pipeline writes.
+            const int slot = compute_with_lookahead(lookahead_, *cuda_, begin, n,
+                                                    [&](int s, std::uint64_t first, std::size_t count) {
+                                                        fill_state(cuda_->slot_view(s, count).state, first, count);
+                                                    })
+                                 .slot;
+            copy_from_slot(slot, n);
             if (progress) progress(n);
-        } else if (config_.save_every > 0) {
-            const SaveRecorder<Real> recorder{saves_.data(), n, 3 * d, config_.save_every, config_.time.steps};
-            run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
         } else {
-            run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
+            fill_state(batch_.state.data(), begin, n);
+            if (config_.save_every > 0) {
+                const SaveRecorder<Real> recorder{saves_.data(), n, 3 * d, config_.save_every, config_.time.steps};
+                run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
+            } else {
+                run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress);
+            }
         }
         if (job_.exact) compute_wave_error(n);
     }
@@ -87,9 +95,36 @@ public:
             for (int k = 0; k < 3; ++k) names.push_back(std::string(1, "xyz"[k]) + std::to_string(i));
         return names;
     }
-    const void* saved_states() const override { return saves_.empty() ? nullptr : saves_.data(); }
+    const void* saved_states() const override {
+        if (cuda_) return cuda_saves_;
+        return saves_.empty() ? nullptr : saves_.data();
+    }
 
 private:
+    // Chains [begin, begin + n) of the source, rounded to Real, into `state` (stride n): the CPU
+    // batch or a CUDA slot.
+    void fill_state(Real* state, std::uint64_t begin, std::size_t n) {
+        const int d = job_.initial.spins;
+        for (std::size_t t = 0; t < n; ++t) {
+            job_.initial.fill(begin + t, chain_.data());
+            for (int k = 0; k < 3 * d; ++k) state[k * n + t] = static_cast<Real>(chain_[k]);
+        }
+    }
+
+    // A finished CUDA slot's chunk into the batch (and saves), where columns() and the derived
+    // column read it; the slot is refilled by the next call.
+    void copy_from_slot(int slot, std::size_t n) {
+        const SpinBatchView<Real> v = cuda_->slot_view(slot, n);
+        std::copy_n(v.state, batch_.state.size(), batch_.state.data());
+        std::copy_n(v.norm_error, n, batch_.norm_error.data());
+        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
+        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
+        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
+        std::copy_n(v.outcome.status, n, batch_.status.data());
+        // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
+        cuda_saves_ = cuda_->slot_saves(slot);
+    }
+
     // Largest distance, over the spins, between each chain and the exact wave at T.
     void compute_wave_error(std::size_t n) {
         wave_error_.assign(n, 0.0);
@@ -115,7 +150,9 @@ private:
     std::vector<double> chain_;  // one chain's initial spins, as the source gives them
     spin::SpinWave<double> wave_{};
     std::vector<double> wave_error_;
-    std::vector<Real> saves_;  // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
+    std::vector<Real> saves_;           // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
+    ChunkLookahead lookahead_{0, 1};    // the CUDA path's chunk launched ahead
+    const Real* cuda_saves_ = nullptr;  // the CUDA path's saves of the last chunk (in its slot)
     std::unique_ptr<SpinCudaRunner<Real>> cuda_;
 };
 

@@ -11,6 +11,7 @@
 #include "geomint/solve_status.hpp"
 #include "portrait_cpu_accumulator.hpp"
 #include "spin_batch.hpp"
+#include "spin_portrait_cuda.hpp"
 
 namespace geomint {
 
@@ -41,6 +42,46 @@ double energy_of_chain(const SpinJob& job, std::uint64_t chain) {
     std::vector<double> spins;
     fill_chain<Real>(job, chain, spins);
     return energy_of_spins(job, spins);
+}
+
+// The GPU (double only, as the spin ensembles): one thread per chain, the same body with atomic
+// adds into one device histogram, downloaded at the end.
+PortraitResult run_portrait_cuda(const SpinJob& job, const RunConfig& config, const PortraitSettings& settings,
+                                 const portrait::SpinPlaneChoice& plane, const ProgressCallback& progress) {
+    using Real = double;
+    SpinStepSettings<Real> step{static_cast<Real>(config.time.dt), config.time.steps, {}};
+    step.newton.max_iterations = config.newton_max_iterations;
+    const int d = job.initial.spins;
+    const std::size_t state_reals = 3 * static_cast<std::size_t>(d);
+    // The device holds the state and the Newton workspace of a chunk: keep both under the limit.
+    const double chain_bytes = double(sizeof(Real)) * double(state_reals + spin_workspace_reals(job.model, d)) + 8;
+    const std::uint64_t by_memory = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
+    const std::uint64_t total = job.initial.chains;
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min({config.chunk_size, by_memory, total}));
+    SpinPortraitCudaRunner<Real> runner(job.model, step, d, static_cast<std::size_t>(chunk), settings.grid,
+                                        settings.energy.has_value(), settings.schedule, plane);
+    std::vector<Real> states;  // stride n: component k of chain t at states[k * n + t]
+    std::vector<std::uint8_t> chunk_status;
+    std::vector<std::uint32_t> codes;
+    std::vector<double> chain;
+    std::map<std::string, std::uint64_t> statuses;
+    for (std::uint64_t begin = 0; begin < total; begin += chunk) {
+        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
+        states.resize(state_reals * n);
+        chunk_status.assign(n, 0);
+        codes.assign(n, 0);
+        for (std::size_t t = 0; t < n; ++t) {
+            fill_chain<Real>(job, begin + t, chain);
+            for (std::size_t k = 0; k < state_reals; ++k) states[k * n + t] = static_cast<Real>(chain[k]);
+            if (settings.energy) codes[t] = settings.energy->code(energy_of_spins(job, chain));
+        }
+        runner.run(states.data(), settings.energy ? codes.data() : nullptr, n, chunk_status.data());
+        if (progress) progress(n);
+        for (std::size_t t = 0; t < n; ++t) ++statuses[status_name(static_cast<SolveStatus>(chunk_status[t]))];
+    }
+    DensityHistogram histogram(settings.grid, settings.energy.has_value());
+    runner.download(histogram.counts().data(), settings.energy ? histogram.energy_sums().data() : nullptr);
+    return {std::move(histogram), std::move(statuses)};
 }
 
 template <class Real>
@@ -134,6 +175,10 @@ EnergyScale scan_spin_energies(const SpinJob& job, Precision precision) {
 
 PortraitResult compute_spin_portrait(const SpinJob& job, const RunConfig& config, const PortraitSettings& settings,
                                      const portrait::SpinPlaneChoice& plane, const ProgressCallback& progress) {
+    // Float spin kernels are not instantiated for CUDA (spin ensembles run in double only): a
+    // float portrait runs on the CPU whatever the backend.
+    if (config.backend.backend == Backend::cuda && config.precision == Precision::float64)
+        return run_portrait_cuda(job, config, settings, plane, progress);
     if (config.precision == Precision::float32) return run_portrait<float>(job, config, settings, plane, progress);
     return run_portrait<double>(job, config, settings, plane, progress);
 }

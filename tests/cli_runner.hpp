@@ -35,9 +35,16 @@ private:
     std::filesystem::path path_;
 };
 
+// The geomint under test: GEOMINT_BINARY (the build's), or $GEOMINT_TEST_BINARY where the tests
+// run away from their build folder (tools/gpu-check.sh stages the programs on the GPU machine).
+inline std::string geomint_binary() {
+    const char* staged = std::getenv("GEOMINT_TEST_BINARY");
+    return staged != nullptr && *staged != '\0' ? staged : GEOMINT_BINARY;
+}
+
 inline CliResult run_geomint(const std::string& arguments, const ScratchFolder& scratch) {
     const std::string error_file = scratch.file("stderr.txt");
-    const std::string command = std::string(GEOMINT_BINARY) + " " + arguments + " 2>" + error_file;
+    const std::string command = geomint_binary() + " " + arguments + " 2>" + error_file;
     const int status = std::system(command.c_str());
     std::ifstream in(error_file);
     std::stringstream text;

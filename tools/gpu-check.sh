@@ -19,7 +19,8 @@ if [ "${1:-}" = "prepare" ]; then
   cmake --build "$build" -j "$(nproc)"
   rm -rf "$stage" && mkdir -p "$stage/tests" "$stage/bench" "$stage/libs"
   cp "$build/geomint" "$stage/"
-  cp "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests "$stage/tests/"
+  cp "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests "$build"/tests/geomint_hdf5_tests \
+    "$build"/tests/geomint_portrait_tests "$stage/tests/"
   cp "$build"/bench/bench_* "$stage/bench/"
   cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1 "$stage/libs/"
   du -sh "$stage"
@@ -49,8 +50,12 @@ fi
 rm -f /tmp/gpu-check-probe.csv
 
 status=0
-echo "== CUDA tests" | tee -a "$summary"
-for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests; do
+# The tests that run the CLI find the staged binary, not the build folder's absolute path.
+export GEOMINT_TEST_BINARY="$PWD/$stage/geomint"
+echo "== CUDA tests (the overlapped chunk loop: OverlapCuda, Hdf5OverlapCuda; spin portraits: SpinPortraitCuda)" |
+  tee -a "$summary"
+for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests "$stage"/tests/geomint_hdf5_tests \
+  "$stage"/tests/geomint_portrait_tests; do
   [ -x "$suite" ] || continue
   timeout 240 "$suite" --gtest_filter='*Cuda*' --gtest_brief=1 >"$out/$(basename "$suite").log" 2>&1 || status=1
   tail -n 3 "$out/$(basename "$suite").log" | tee -a "$summary"
@@ -64,11 +69,30 @@ for bench in "$stage"/bench/bench_*; do
     --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.txt" 2>&1 || status=1
   grep -E '_median|ERROR' "$out/$name.txt" | tee -a "$summary"
 done
+# Overlapped against synchronous chunk loops (bench/bench_overlap.cpp): wall-time ratio per size.
+if [ -s "$out/bench_overlap.json" ]; then
+  python3 - "$out/bench_overlap.json" <<'PY' 2>&1 | tee -a "$summary"
+import json, sys
+runs = {}
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("aggregate_name") != "median": continue
+    kind, size = b["run_name"].split("/", 1)
+    runs.setdefault(size, {})[kind.rsplit("_", 1)[-1]] = b["real_time"]
+for size, t in sorted(runs.items()):
+    if "synchronous" in t and "overlapped" in t:
+        print("overlap %s: synchronous %.1f ms, overlapped %.1f ms, speed-up %.2fx"
+              % (size, t["synchronous"], t["overlapped"], t["synchronous"] / t["overlapped"]))
+PY
+fi
 
 echo "== CLI end to end: 2^22 pendulums x 1000 Simpson steps" | tee -a "$summary"
 ( time "$stage/geomint" pendulum --backend cuda --scheme simpson --q0 -3:3:2048 --p0 -2:2:2048 --omega 6.283185307179586 \
     --steps 1000 --dt 1e-3 --out /tmp/gpu-check.csv ) >>"$summary" 2>&1 || status=1
 rm -f /tmp/gpu-check.csv
+echo "== CLI end to end: a spin portrait on the GPU (10^4 random tops x 1000 steps)" | tee -a "$summary"
+( time "$stage/geomint" portrait spin --backend cuda --random 10000 --steps 1000 --dt 0.01 \
+    --out /tmp/gpu-check.png ) >>"$summary" 2>&1 || status=1
+rm -f /tmp/gpu-check.png
 tail -n 4 "$summary"
 echo "gpu-check: exit status $status" | tee -a "$summary"
 exit $status

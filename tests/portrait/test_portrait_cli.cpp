@@ -149,8 +149,6 @@ INSTANTIATE_TEST_SUITE_P(
                     BadOption{"portrait spin --steps 10 --dt 0.1 --plane z-pair", "--plane: z-pair needs a chain"},
                     BadOption{"portrait spin --system chain --spins 4 --steps 10 --dt 0.1 --spin 5",
                               "--spin: must be 1 to 4"},
-                    BadOption{"portrait spin --steps 10 --dt 0.1 --plane xy", "--plane: unknown plane 'xy'"},
-                    BadOption{"portrait spin --steps 10 --dt 0.1 --backend cuda",
-                              "--backend: spin portraits are computed on the CPU"}));
+                    BadOption{"portrait spin --steps 10 --dt 0.1 --plane xy", "--plane: unknown plane 'xy'"}));
 
 }  // namespace

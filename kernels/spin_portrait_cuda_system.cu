@@ -1,0 +1,39 @@
+// The CUDA spin-portrait kernels of every applicable scheme for spin system number
+// GEOMINT_SPIN_SYSTEM_INDEX of the registry. CMake compiles this file once per index
+// (build/kernels/spin_portrait_cuda_system_<i>.cu), apart from the plain kernels so that both
+// build in parallel; an index past the registry's end instantiates a launcher that only throws.
+#include <stdexcept>
+
+#include "for_each_index.cuh"
+#include "spin_portrait_cuda_launch.cuh"
+
+#ifndef GEOMINT_SPIN_SYSTEM_INDEX
+#error "compile with -DGEOMINT_SPIN_SYSTEM_INDEX=i (CMake does, once per spin system)"
+#endif
+
+namespace geomint {
+
+template <int SystemIndex, class Real>
+void enqueue_spin_portrait_system(const SpinModel& model, const SpinStepSettings<Real>& step,
+                                  const SpinBatchView<Real>& view, const SpinPortraitDeviceRecorder& recorder,
+                                  cudaStream_t stream) {
+    if constexpr (SystemIndex < spin::SpinSystems::size) {
+        using System = typename TypeAt<SystemIndex, spin::SpinSystems>::type::template type<Real>;
+        const System system = make_spin_system<System, Real>(model);
+        with_spin_scheme_for<System>(model.scheme, [&](auto scheme) {
+            // 64 threads a block, as the plain spin kernels (bench/RESULTS.md).
+            using Body = SpinChainBody<decltype(scheme), System, Real, SpinPortraitDeviceRecorder>;
+            enqueue_for_each_index(Body{scheme, system, view, step, recorder}, view.chains, stream, 64);
+        });
+    } else {
+        throw std::logic_error("no spin system at this registry index");
+    }
+}
+
+template void enqueue_spin_portrait_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(const SpinModel&,
+                                                                              const SpinStepSettings<double>&,
+                                                                              const SpinBatchView<double>&,
+                                                                              const SpinPortraitDeviceRecorder&,
+                                                                              cudaStream_t);
+
+}  // namespace geomint
