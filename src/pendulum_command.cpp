@@ -110,7 +110,8 @@ void warn(const std::string& message) { std::fprintf(stderr, "geomint: warning: 
 // The implicit equation x + c h^2/m V'(x) = rhs of a step has one root for every rhs while
 // 1 + c h^2 min V''/m > 0 (math §1.1, §1.2): for the pendulum h w < 2 (Newmark) or sqrt 24
 // (Simpson). Past it Newton may converge to a spurious root; such rows end with root_not_unique
-// when the derivative changes sign during the solve, and the run says so up front.
+// when the derivative changes sign during the solve, and the run says so up front. Explicit
+// schemes declare c = 0 and get only the angle warning.
 void warn_about_step(const ParsedPendulum& parsed, const RunConfig& config, const std::string& step_option) {
     double c = 0, lowest = 0;
     bool periodic = false;
@@ -125,7 +126,9 @@ void warn_about_step(const ParsedPendulum& parsed, const RunConfig& config, cons
     });
     const double h = config.time.dt;
     const std::string scheme = schemes()[model.scheme].name, potential = potentials()[model.potential].name;
-    if (std::isinf(lowest) && lowest < 0) {
+    if (c == 0) {
+        // An explicit scheme (math §1.4, §1.5) solves no equation: no root to keep unique.
+    } else if (std::isinf(lowest) && lowest < 0) {
         warn(step_option + ": no step keeps the " + scheme + " equation to one root for --potential " + potential +
              " with these parameters; rows whose solve meets a second root end with status root_not_unique");
     } else if (lowest < 0 && h > std::sqrt(-1 / (c * lowest)) * (1 + 1e-12)) {

@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "cuda_backend.hpp"
+#include "geomint/pendulum/registry.hpp"
 #include "pendulum_batch.hpp"
+#include "registry_lookup.hpp"
 
 namespace {
 
@@ -43,7 +45,8 @@ PendulumBatch<Real> make_batch(std::size_t n) {
 
 // 1000 trajectories: not a multiple of the block size (128) nor of the warp size.
 TEST_F(PendulumCuda, DoubleMatchesCpuAfter1e4Steps) {
-    for (const char* scheme : {"newmark", "simpson"}) {
+    for (const std::string& scheme : geomint::registry_names(geomint::PendulumSchemes{})) {  // every scheme
+        SCOPED_TRACE(scheme);
         const auto model = geomint::make_pendulum_model(scheme);
         const geomint::PendulumStepSettings<double> step{1e-3, 10000, {}};
         auto cpu = make_batch<double>(1000), gpu = make_batch<double>(1000);

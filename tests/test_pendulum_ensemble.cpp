@@ -4,9 +4,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "geomint/pendulum/integrate_trajectory.hpp"
+#include "geomint/pendulum/registry.hpp"
 #include "pendulum_batch.hpp"
+#include "registry_lookup.hpp"
 
 namespace {
 
@@ -31,7 +35,7 @@ PendulumBatch<double> make_batch(std::size_t n) {
     return batch;
 }
 
-RunSettings settings_for(const char* scheme) { return {geomint::make_pendulum_model(scheme), {0.01, 300, {}}}; }
+RunSettings settings_for(const std::string& scheme) { return {geomint::make_pendulum_model(scheme), {0.01, 300, {}}}; }
 
 void run_cpu(const RunSettings& s, PendulumBatch<double>& batch, int threads) {
     geomint::run_pendulum_batch_cpu(s.model, s.step, batch, threads);
@@ -50,14 +54,17 @@ void expect_bitwise_equal(const PendulumBatch<double>& a, const PendulumBatch<do
     EXPECT_TRUE(bitwise_equal(a.status, b.status));
 }
 
+// Every scheme of the registry, so that a new one is covered without touching this test.
+const std::vector<std::string> kSchemes = geomint::registry_names(geomint::PendulumSchemes{});
+
 TEST(PendulumEnsembleCpu, BitwiseIndependentOfThreadCount) {
-    for (const char* scheme : {"newmark", "simpson"}) {
+    for (const std::string& scheme : kSchemes) {
         for (std::size_t n : {1u, 7u, 1001u}) {
             auto one = make_batch(n), two = make_batch(n), three = make_batch(n);
             run_cpu(settings_for(scheme), one, 1);
             run_cpu(settings_for(scheme), two, 2);
             run_cpu(settings_for(scheme), three, 3);
-            SCOPED_TRACE(n);
+            SCOPED_TRACE(scheme + " n=" + std::to_string(n));
             expect_bitwise_equal(one, two);
             expect_bitwise_equal(one, three);
         }
@@ -79,36 +86,42 @@ TEST(PendulumEnsembleCpu, EqualsThePerTrajectoryBody) {
 }
 
 TEST(PendulumEnsembleCpu, SplittingTheEnsembleChangesNothing) {
-    auto whole = make_batch(250);
-    const auto settings = settings_for("newmark");
-    run_cpu(settings, whole, 2);
-    auto all = make_batch(250);
-    PendulumBatch<double> part;
-    for (std::size_t begin = 0; begin < 250; begin += 33) {  // chunks of 33, the last one shorter
-        const std::size_t n = std::min<std::size_t>(33, 250 - begin);
-        part.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            part.q0[i] = all.q0[begin + i], part.p0[i] = all.p0[begin + i];
-            part.mass[i] = all.mass[begin + i], part.omega[i] = all.omega[begin + i];
-        }
-        run_cpu(settings, part, 3);
-        for (std::size_t i = 0; i < n; ++i) {
-            ASSERT_EQ(part.q[i], whole.q[begin + i]);
-            ASSERT_EQ(part.p[i], whole.p[begin + i]);
+    for (const std::string& scheme : kSchemes) {
+        SCOPED_TRACE(scheme);
+        auto whole = make_batch(250);
+        const auto settings = settings_for(scheme);
+        run_cpu(settings, whole, 2);
+        auto all = make_batch(250);
+        PendulumBatch<double> part;
+        for (std::size_t begin = 0; begin < 250; begin += 33) {  // chunks of 33, the last one shorter
+            const std::size_t n = std::min<std::size_t>(33, 250 - begin);
+            part.resize(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                part.q0[i] = all.q0[begin + i], part.p0[i] = all.p0[begin + i];
+                part.mass[i] = all.mass[begin + i], part.omega[i] = all.omega[begin + i];
+            }
+            run_cpu(settings, part, 3);
+            for (std::size_t i = 0; i < n; ++i) {
+                ASSERT_EQ(part.q[i], whole.q[begin + i]);
+                ASSERT_EQ(part.p[i], whole.p[begin + i]);
+            }
         }
     }
 }
 
 TEST(PendulumEnsembleCpu, FailedTrajectoryDoesNotStopOthers) {
-    auto batch = make_batch(64);
-    batch.omega[10] = 1e200;  // w^2 overflows: this trajectory cannot be integrated
-    run_cpu(settings_for("newmark"), batch, 2);
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (i == 10) {
-            EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::non_finite));
-        } else {
-            EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::ok)) << i;
-            EXPECT_EQ(batch.steps_completed[i], 300);
+    for (const std::string& scheme : kSchemes) {
+        SCOPED_TRACE(scheme);
+        auto batch = make_batch(64);
+        batch.omega[10] = 1e200;  // w^2 overflows: this trajectory cannot be integrated
+        run_cpu(settings_for(scheme), batch, 2);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            if (i == 10) {
+                EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::non_finite));
+            } else {
+                EXPECT_EQ(batch.status[i], std::uint8_t(SolveStatus::ok)) << i;
+                EXPECT_EQ(batch.steps_completed[i], 300);
+            }
         }
     }
 }

@@ -1,14 +1,17 @@
 // Numerical properties of the Newmark and Simpson steps (math §1.1, §1.2): observed order against
-// the exact solution (math §1.3), symplecticity, bounded energy error, failure reporting.
+// the exact solution (math §1.3), symplecticity (also of the explicit schemes, §1.4, §1.5),
+// bounded energy error, failure reporting.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
 #include <vector>
 
+#include "geomint/pendulum/blanes_moan_rkn4.hpp"
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/pendulum/newmark.hpp"
 #include "geomint/pendulum/simpson.hpp"
+#include "geomint/pendulum/stormer_verlet.hpp"
 #include "order_fit.hpp"
 #include "pendulum_exact.hpp"
 #include "test_support_print.hpp"
@@ -114,6 +117,9 @@ TEST(PendulumSymplecticity, StepMapPreservesArea) {
         for (auto [q, p] : {std::pair{0.4, 0.1}, std::pair{2.8, -1.0}, std::pair{-1.0, 3.5}}) {
             EXPECT_NEAR(step_jacobian_determinant<Newmark>(q, p, h), 1.0, 1e-9) << "h=" << h << " q=" << q;
             EXPECT_NEAR(step_jacobian_determinant<Simpson>(q, p, h), 1.0, 1e-9) << "h=" << h << " q=" << q;
+            // The explicit schemes of math §1.4, §1.5 through the same check.
+            EXPECT_NEAR(step_jacobian_determinant<geomint::StormerVerlet>(q, p, h), 1.0, 1e-9) << "h=" << h;
+            EXPECT_NEAR(step_jacobian_determinant<geomint::BlanesMoanRkn4>(q, p, h), 1.0, 1e-9) << "h=" << h;
         }
     }
 }

@@ -88,7 +88,8 @@ TEST(SpinRegistry, DeclaredParametersBuildTheSystem) {
 }
 
 TEST(PendulumRegistry, NamesAndDeclaredParameters) {
-    EXPECT_EQ(geomint::registry_names(geomint::PendulumSchemes{}), (std::vector<std::string>{"newmark", "simpson"}));
+    EXPECT_EQ(geomint::registry_names(geomint::PendulumSchemes{}),
+              (std::vector<std::string>{"newmark", "simpson", "verlet", "rkn4"}));
     EXPECT_EQ(geomint::registry_names(geomint::PendulumPotentials{}),
               (std::vector<std::string>{"pendulum", "duffing"}));
     geomint::PendulumModel model = geomint::make_pendulum_model("simpson", "duffing");
@@ -105,7 +106,7 @@ TEST(PendulumRegistry, NamesAndDeclaredParameters) {
         }
     });
     EXPECT_EQ(calls, 1);
-    model.scheme = 2;
+    model.scheme = 4;  // one past the last scheme
     EXPECT_THROW(geomint::with_pendulum_types<double>(model, [](auto, auto) {}), std::invalid_argument);
 }
 
