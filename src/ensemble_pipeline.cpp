@@ -42,6 +42,7 @@ std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOu
     run.configuration = config.description.configuration;
     run.total = ensemble.size();
     run.chunk = chunk;
+    run.backend = config.backend.backend == Backend::cuda ? "cuda" : "cpu";
     run.shape.columns = ensemble.columns();
     if (config.save_every > 0)
         run.shape.state_values = static_cast<std::size_t>(save_count(config.time.steps, config.save_every)) *

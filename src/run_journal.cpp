@@ -43,6 +43,7 @@ bool read_if_exists(const std::string& path, std::string& text) {
 struct JournalFields {
     std::int64_t format = 0, total = -1, completed = -1, partial_bytes = -1;
     std::string configuration;
+    std::string backend;
 };
 
 JournalFields parse_journal(const std::string& text, const std::string& path) {
@@ -66,9 +67,10 @@ JournalFields parse_journal(const std::string& text, const std::string& path) {
     fields.completed = table["completed"].value_or<std::int64_t>(-1);
     fields.partial_bytes = table["partial_bytes"].value_or<std::int64_t>(-1);
     fields.configuration = table["configuration"].value_or<std::string>("");
+    fields.backend = table["backend"].value_or<std::string>("");
     if (fields.format != kJournalFormat) throw damaged("not a geomint journal of format 1");
     if (fields.total < 0 || fields.completed < 0 || fields.completed > fields.total || fields.partial_bytes < 0 ||
-        fields.configuration.empty())
+        fields.configuration.empty() || fields.backend.empty())
         throw damaged("a key is missing or out of range");
     return fields;
 }
@@ -167,6 +169,11 @@ void RunJournal::take_over(const std::string& text) {
         throw UsageError("--resume", "the journal '" + journal_ + "' is of another run: " + difference +
                                          " (resume with the same options, or delete the journal and its partial "
                                          "file to start again)");
+    if (fields.backend != run_.backend)
+        throw UsageError("--resume", "the journal '" + journal_ + "' was computed on " + fields.backend +
+                                         ", this run would compute on " + run_.backend + " (give --backend " +
+                                         fields.backend +
+                                         ": the backends round differently, so the chunks would not match)");
     const auto completed = static_cast<std::uint64_t>(fields.completed);
     // Chunks are stored whole and in order: the bytes the journal counts follow from the count.
     std::uint64_t expected_bytes = 0;
@@ -242,6 +249,7 @@ void RunJournal::write_journal() {
                       {"total", static_cast<std::int64_t>(run_.total)},
                       {"completed", static_cast<std::int64_t>(completed_)},
                       {"partial_bytes", static_cast<std::int64_t>(partial_bytes_)},
+                      {"backend", run_.backend},
                       {"configuration", run_.configuration}};
     std::ostringstream text;
     text << "# geomint run journal: how far the run writing '" << run_.out

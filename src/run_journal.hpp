@@ -7,12 +7,12 @@
 //   is replaced atomically (written under OUT.geomint-journal.new, then renamed) after every chunk.
 //
 // A resumed run checks that its configuration is the journal's (keys that cannot change the
-// output — threads, quiet, out — excepted), cuts the partial file back to what the journal
-// counts (a chunk being written when the run was killed is dropped), gives the stored chunks to
-// the output as if just computed, and computes the rest. The output therefore equals that of an
-// uninterrupted run. Both files are removed once the output is complete; a run that fails with
-// an error removes them too, unless it was resumed (then they hold work done before and are
-// kept). A caught signal and SIGKILL leave them for --resume.
+// output — threads, quiet, out — excepted) and that it runs on the same backend (`auto` may
+// choose another when a GPU comes or goes, and the backends round differently), cuts the partial file back to what the
+// journal counts (a chunk being written when the run was killed is dropped), gives the stored chunks to the output as
+// if just computed, and computes the rest. The output therefore equals that of an uninterrupted run. Both files are
+// removed once the output is complete; a run that fails with an error removes them too, unless it was resumed (then
+// they hold work done before and are kept). A caught signal and SIGKILL leave them for --resume.
 //
 // Durability: the journal is renamed after the partial file's data is written, so a killed
 // process never leaves a journal claiming more than the partial file holds. Against power loss
@@ -37,6 +37,7 @@ public:
         std::string configuration;  // the run as a sweep file (never empty)
         std::uint64_t total = 0;    // trajectories
         std::uint64_t chunk = 0;    // trajectories per chunk
+        std::string backend;        // "cpu" or "cuda": what `--backend auto` chose, which must not change
         ChunkShape shape;
     };
 

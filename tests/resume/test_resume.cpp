@@ -212,6 +212,21 @@ TEST_F(InterruptedRun, ADamagedJournalIsRefused) {
     }
 }
 
+TEST_F(InterruptedRun, AJournalOfAnotherBackendIsRefused) {
+    // As if --backend auto had chosen the GPU for the interrupted run.
+    std::string text = journal_text_;
+    const std::size_t at = text.find("backend = \"cpu\"");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, std::string("backend = \"cpu\"").size(), "backend = \"cuda\"");
+    std::ofstream(journal_) << text;
+    journal_text_ = text;
+    const auto r = run_geomint(command_ + " --resume --out " + out_, scratch_);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.error_output.find("computed on cuda, this run would compute on cpu"), std::string::npos)
+        << r.error_output;
+    expect_untouched();
+}
+
 TEST_F(InterruptedRun, ASweepFileRunIsResumedWithRunResume) {
     const auto printed =
         run_geomint(command_ + " --out " + out_ + " --print-config >" + scratch_.file("run.toml"), scratch_);
