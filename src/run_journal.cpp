@@ -39,6 +39,20 @@ bool read_if_exists(const std::string& path, std::string& text) {
     return true;
 }
 
+// Writes all of `bytes` to `fd` with write() (the fault-injection tests intercept it), retrying
+// short writes and EINTR; returns 0, or the errno of the failure (EIO for a write of nothing).
+int write_all(int fd, std::string_view bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (wrote < 0 && errno == EINTR) continue;
+        if (wrote < 0) return errno;
+        if (wrote == 0) return EIO;
+        done += static_cast<std::size_t>(wrote);
+    }
+    return 0;
+}
+
 // The journal's fields; empty optional fields mean a damaged journal.
 struct JournalFields {
     std::int64_t format = 0, total = -1, completed = -1, partial_bytes = -1;
@@ -225,15 +239,8 @@ void RunJournal::read_chunk(StoredChunk& chunk) {
 
 void RunJournal::append_chunk(const std::vector<std::string_view>& pieces, std::uint64_t completed) {
     for (const std::string_view piece : pieces) {
-        std::size_t done = 0;
-        while (done < piece.size()) {
-            // write(), at the end where the descriptor stands: the fault-injection tests see it.
-            const ssize_t wrote = ::write(partial_fd_, piece.data() + done, piece.size() - done);
-            if (wrote < 0 && errno == EINTR) continue;
-            if (wrote < 0) fail("writing '" + partial_ + "'", errno);
-            if (wrote == 0) fail("writing '" + partial_ + "'", EIO);
-            done += static_cast<std::size_t>(wrote);
-        }
+        // At the end, where the descriptor stands (after a resume's truncation).
+        if (const int error = write_all(partial_fd_, piece)) fail("writing '" + partial_ + "'", error);
         partial_bytes_ += piece.size();
     }
     completed_ = completed;
@@ -259,16 +266,9 @@ void RunJournal::write_journal() {
     const std::string fresh = journal_ + ".new";
     const int fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) fail("writing '" + fresh + "'", errno);
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (wrote < 0 && errno == EINTR) continue;
-        if (wrote <= 0) {
-            const int error = wrote < 0 ? errno : EIO;
-            ::close(fd);
-            fail("writing '" + fresh + "'", error);
-        }
-        done += static_cast<std::size_t>(wrote);
+    if (const int error = write_all(fd, bytes)) {
+        ::close(fd);
+        fail("writing '" + fresh + "'", error);
     }
     if (sync && ::fsync(fd) != 0) {
         const int error = errno;
