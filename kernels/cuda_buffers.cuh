@@ -14,20 +14,30 @@
 
 namespace geomint {
 
-// Device memory for `size` elements (uninitialised). The destructor never throws: after a failed
-// run the context may hold a sticky error, and freeing must still not terminate the program.
-template <class T>
-class DeviceArray {
+// Where a CudaArray lives: device memory, or page-locked (pinned) host memory.
+struct DeviceMemory {
+    static cudaError_t allocate(void** data, std::size_t bytes) { return cudaMalloc(data, bytes); }
+    static void release(void* data) { cudaFree(data); }
+};
+struct PinnedHostMemory {
+    static cudaError_t allocate(void** data, std::size_t bytes) { return cudaMallocHost(data, bytes); }
+    static void release(void* data) { cudaFreeHost(data); }
+};
+
+// `size` elements (uninitialised) of `Memory`. The destructor never throws: after a failed run the
+// context may hold a sticky error, and freeing must still not terminate the program.
+template <class T, class Memory>
+class CudaArray {
 public:
-    DeviceArray() = default;
-    explicit DeviceArray(std::size_t size) : size_(size) {
-        if (size > 0) GEOMINT_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), size * sizeof(T)));
+    CudaArray() = default;
+    explicit CudaArray(std::size_t size) : size_(size) {
+        if (size > 0) GEOMINT_CUDA_CHECK(Memory::allocate(reinterpret_cast<void**>(&data_), size * sizeof(T)));
     }
-    ~DeviceArray() {
-        if (data_ != nullptr) cudaFree(data_);
+    ~CudaArray() {
+        if (data_ != nullptr) Memory::release(data_);
     }
-    DeviceArray(DeviceArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    DeviceArray& operator=(DeviceArray&& o) noexcept {
+    CudaArray(CudaArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    CudaArray& operator=(CudaArray&& o) noexcept {
         std::swap(data_, o.data_);
         std::swap(size_, o.size_);
         return *this;
@@ -40,30 +50,10 @@ private:
     std::size_t size_ = 0;
 };
 
-// Page-locked host memory for `size` elements (uninitialised), freed without throwing.
 template <class T>
-class PinnedArray {
-public:
-    PinnedArray() = default;
-    explicit PinnedArray(std::size_t size) : size_(size) {
-        if (size > 0) GEOMINT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), size * sizeof(T)));
-    }
-    ~PinnedArray() {
-        if (data_ != nullptr) cudaFreeHost(data_);
-    }
-    PinnedArray(PinnedArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    PinnedArray& operator=(PinnedArray&& o) noexcept {
-        std::swap(data_, o.data_);
-        std::swap(size_, o.size_);
-        return *this;
-    }
-    T* data() const { return data_; }
-    std::size_t size() const { return size_; }
-
-private:
-    T* data_ = nullptr;
-    std::size_t size_ = 0;
-};
+using DeviceArray = CudaArray<T, DeviceMemory>;
+template <class T>
+using PinnedArray = CudaArray<T, PinnedHostMemory>;
 
 // A device array and its pinned host twin of the same size; the copies are queued on `stream`
 // and return at once (the caller waits for the stream before touching the host side again).
