@@ -12,7 +12,7 @@
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/pendulum/registry.hpp"
 #include "geomint/pendulum/stormer_verlet.hpp"
-#include "order_fit.hpp"
+#include "pendulum_order_cases.hpp"
 #include "pendulum_exact.hpp"
 #include "registry_lookup.hpp"
 
@@ -24,40 +24,11 @@ using geomint::PendulumPotential;
 using geomint::SolveStatus;
 using geomint::StormerVerlet;
 
-constexpr double kTwoPi = 6.283185307179586;
-
-struct Motion {
-    const char* label;
-    double q0, p0;
-};
-
-// The motions of the implicit schemes' order tests: a libration, one close to the separatrix and
-// a rotation (k = 1.25).
-const Motion kMotions[] = {{"libration", 1.5, 0.0}, {"large_libration", 3.0, 0.0}, {"rotation", 0.0, 2.5 * kTwoPi}};
-
-// Error at T in the phase-space norm |dq| + |dp| / (m w), as for Newmark and Simpson.
-template <class Scheme>
-double final_error(const Motion& motion, double t_end, long long steps) {
-    const PendulumPotential<double> pendulum{1.0, kTwoPi};
-    const auto r = geomint::integrate_trajectory(Scheme{}, pendulum, motion.q0, motion.p0, t_end / double(steps), steps,
-                                                 NewtonOptions<double>{});
-    EXPECT_EQ(r.status, SolveStatus::ok);
-    const auto exact = geomint::pendulum_exact(1.0, kTwoPi, motion.q0, motion.p0, t_end);
-    return std::abs(r.q - exact.q) + std::abs(r.p - exact.p) / kTwoPi;
-}
-
-template <class Scheme>
-double observed_order(const Motion& motion, double t_end, const std::vector<long long>& steps) {
-    std::vector<double> h, error;
-    for (long long n : steps) {
-        h.push_back(t_end / double(n));
-        error.push_back(final_error<Scheme>(motion, t_end, n));
-    }
-    const double order = geomint_test::observed_order(h, error);
-    std::printf("%s %s: errors %.3g .. %.3g, observed order %.3f\n", Scheme::name, motion.label, error.front(),
-                error.back(), order);
-    return order;
-}
+using geomint_test::final_error;
+using geomint_test::kMotions;
+using geomint_test::kTwoPi;
+using geomint_test::Motion;
+using geomint_test::observed_order;
 
 TEST(ExplicitOrder, VerletIsSecondOrder) {
     for (const Motion& m : kMotions) {

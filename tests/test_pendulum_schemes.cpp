@@ -12,7 +12,7 @@
 #include "geomint/pendulum/newmark.hpp"
 #include "geomint/pendulum/simpson.hpp"
 #include "geomint/pendulum/stormer_verlet.hpp"
-#include "order_fit.hpp"
+#include "pendulum_order_cases.hpp"
 #include "pendulum_exact.hpp"
 #include "test_support_print.hpp"
 
@@ -24,37 +24,11 @@ using geomint::PendulumPotential;
 using geomint::Simpson;
 using geomint::SolveStatus;
 
-constexpr double kTwoPi = 6.283185307179586;
-
-struct Motion {
-    const char* label;
-    double q0, p0;
-};
-
-// q0 near pi/2, a large libration close to the separatrix, and a rotation (k = 1.25).
-const Motion kMotions[] = {{"libration", 1.5, 0.0}, {"large_libration", 3.0, 0.0}, {"rotation", 0.0, 2.5 * kTwoPi}};
-
-// Error at T in the phase-space norm |dq| + |dp| / (m w).
-template <class Scheme>
-double final_error(const Motion& motion, double t_end, long long steps) {
-    const PendulumPotential<double> pendulum{1.0, kTwoPi};
-    const auto r = geomint::integrate_trajectory(Scheme{}, pendulum, motion.q0, motion.p0, t_end / double(steps), steps,
-                                                 NewtonOptions<double>{});
-    EXPECT_EQ(r.status, SolveStatus::ok);
-    const auto exact = geomint::pendulum_exact(1.0, kTwoPi, motion.q0, motion.p0, t_end);
-    return std::abs(r.q - exact.q) + std::abs(r.p - exact.p) / kTwoPi;
-}
-
-// Observed order over the step counts, from the error at T.
-template <class Scheme>
-double observed_order(const Motion& motion, double t_end, const std::vector<long long>& steps) {
-    std::vector<double> h, error;
-    for (long long n : steps) {
-        h.push_back(t_end / double(n));
-        error.push_back(final_error<Scheme>(motion, t_end, n));
-    }
-    return geomint_test::observed_order(h, error);
-}
+using geomint_test::final_error;
+using geomint_test::kMotions;
+using geomint_test::kTwoPi;
+using geomint_test::Motion;
+using geomint_test::observed_order;
 
 TEST(PendulumOrder, NewmarkIsSecondOrder) {
     for (const Motion& m : kMotions) {
