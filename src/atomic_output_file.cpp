@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <stdexcept>
 #include <vector>
@@ -30,6 +31,15 @@ constexpr int kCleanedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SI
 constexpr std::size_t kSignalCount = std::size(kCleanedSignals);
 
 volatile std::sig_atomic_t temporary_armed = 0;
+// While the output is put in place and what belongs to the unfinished run is removed
+// (commit()'s once_in_place), a caught signal is only noted, and raised again at the end: ending
+// the process between the two would leave a complete output beside a journal that says it is
+// unfinished. One word, so that a handler on another thread and the end of the deferral cannot
+// both miss the signal: kNotDeferring, kDeferring, or kDeferring + the signal noted.
+constexpr int kNotDeferring = 0;
+constexpr int kDeferring = 1;
+std::atomic<int> deferral{kNotDeferring};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free atomic");
 int temporary_directory_fd = -1;
 char temporary_name[32] = {0};
 struct sigaction previous_actions[kSignalCount];
@@ -38,6 +48,9 @@ struct sigaction previous_file_size_action;
 bool handlers_owned = false;  // an AtomicOutputFile holds the handlers
 
 extern "C" void remove_temporary_and_reraise(int signal_number) {
+    int expected = kDeferring;
+    if (deferral.compare_exchange_strong(expected, kDeferring + signal_number) || expected != kNotDeferring)
+        return;  // noted (or one already is): raised again once the output is in place
     if (temporary_armed) ::unlinkat(temporary_directory_fd, temporary_name, 0);
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
@@ -312,8 +325,33 @@ void AtomicOutputFile::write(std::string_view bytes) {
     }
 }
 
-void AtomicOutputFile::commit() {
+void AtomicOutputFile::commit(const std::function<void()>& once_in_place) {
     if (fd_ < 0 || failed_ || committed_) throw std::logic_error("AtomicOutputFile::commit after failure or commit");
+    try {
+        put_in_place();
+        if (once_in_place) once_in_place();
+    } catch (...) {
+        end_signal_deferral();
+        throw;
+    }
+    end_signal_deferral();
+}
+
+// Only from just before the final name appears: the fsync before it may take long, and a
+// signal then must end the run at once, as anywhere else.
+void AtomicOutputFile::begin_signal_deferral() {
+    if (signal_owner_) deferral.store(kDeferring);
+}
+
+void AtomicOutputFile::end_signal_deferral() {
+    if (!signal_owner_) return;
+    const int noted = deferral.exchange(kNotDeferring);
+    // Handled now, as it would have been when it came: the temporary (if any is left) is removed
+    // and the signal ends the process with its default action.
+    if (noted > kDeferring) ::raise(noted - kDeferring);
+}
+
+void AtomicOutputFile::put_in_place() {
     switch (kind_) {
         case Kind::standard_output:
             break;  // nothing buffered here; what stdout leads to is the caller's
@@ -342,11 +380,13 @@ void AtomicOutputFile::commit_replace() {
         const int duplicate = ::dup(fd_);
         if (duplicate < 0) fail_writing(error_text(errno));
         if (::close(duplicate) != 0 && errno != EINTR) fail_writing(error_text(errno));
+        begin_signal_deferral();  // the link below may already be the final name
         link_unnamed_temporary();
     } else {
         const int closed = ::close(fd_);
         fd_ = -1;
         if (closed != 0 && errno != EINTR) fail_writing(error_text(errno));
+        begin_signal_deferral();
     }
     if (!temporary_.empty()) {
         if (::renameat(directory_fd_, temporary_.c_str(), directory_fd_, final_name_.c_str()) != 0) {

@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -66,8 +67,11 @@ public:
     // short writes and EINTR. Throws std::runtime_error on the first error.
     void write(std::string_view bytes);
     // Makes the output final: fsync, close and rename for a file. Throws std::runtime_error on
-    // failure, in which case nothing new is left under the final name.
-    void commit();
+    // failure, in which case nothing new is left under the final name. `once_in_place` runs right
+    // after (removing what only an unfinished run needs, such as a resume journal): a caught
+    // signal that comes from before the rename until it returns is held back and raised after it,
+    // so that the two happen together or not at all (SIGKILL excepted).
+    void commit(const std::function<void()>& once_in_place = {});
     // What the summary line names: the path as given, or "standard output" for "-".
     std::string description() const;
     // The named temporary's path (Temporary::named), for a library that opens its output by name
@@ -82,6 +86,9 @@ private:
     [[noreturn]] void fail_writing(const std::string& reason);
     void install_signal_handlers();
     void release() noexcept;
+    void put_in_place();
+    void begin_signal_deferral();
+    void end_signal_deferral();
     void commit_replace();
     void link_unnamed_temporary();
 

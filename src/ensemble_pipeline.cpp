@@ -106,8 +106,11 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
             journal->append_chunk(chunk_pieces(journal->shape(), columns, n, ensemble.saved_states()), begin + n);
     }
     if (hdf5) hdf5->close();
-    file.commit();  // only now does the output appear under its name
-    if (journal) journal->finish();
+    // Only now does the output appear under its name, and the journal goes with the same step:
+    // a caught signal in between waits, so no complete output is left beside a journal.
+    file.commit([&] {
+        if (journal) journal->finish();
+    });
     reporter.finish(config.backend.description, file.description());
 }
 

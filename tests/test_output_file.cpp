@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -394,3 +395,65 @@ TEST(AtomicOutputFile, WriteErrorsAreReportedAtOnce) {
 }
 
 }  // namespace
+
+// A caught signal while the output is put in place and what follows it runs (a resume journal is
+// removed there) is held back and raised after both: the process ends with the signal, the
+// output complete, and the follow-up done; never a complete output beside an unfinished journal.
+// The signal is sent to the process (any thread may take it) while an idle thread exists, for a
+// new file (unnamed temporary where the filesystem allows) and a replaced one (named temporary).
+TEST(AtomicOutputFile, ASignalDuringCommitWaitsUntilTheFollowUpHasRun) {
+    for (const bool replace : {false, true}) {
+        for (const auto temporary :
+             {AtomicOutputFile::Temporary::unnamed_if_possible, AtomicOutputFile::Temporary::named}) {
+            ScratchFolder scratch;
+            const std::string out = scratch.file("out.csv");
+            const std::string journal = scratch.file("out.csv.journal");
+            if (replace) write_text(out, kOld);
+            write_text(journal, "unfinished\n");
+            std::fflush(nullptr);
+            const pid_t child = ::fork();
+            ASSERT_GE(child, 0) << std::strerror(errno);
+            if (child == 0) {
+                std::thread idle([] { std::this_thread::sleep_for(std::chrono::seconds(2)); });
+                idle.detach();
+                AtomicOutputFile file(out, "--out", temporary);
+                file.write("complete\n");
+                file.commit([&] {
+                    ::kill(::getpid(), SIGTERM);
+                    // Past the point where an unheld signal would long have ended the process.
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                    ::unlink(journal.c_str());
+                });
+                ::_exit(0);  // not reached: the held signal is raised when commit() returns
+            }
+            int status = 0;
+            ASSERT_EQ(::waitpid(child, &status, 0), child);
+            const std::string what = std::string(replace ? "replaced" : "new") + " file, " +
+                                     (temporary == AtomicOutputFile::Temporary::named ? "named" : "unnamed") +
+                                     " temporary";
+            EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << what << ": status " << status;
+            EXPECT_EQ(entries(scratch.file("")), Names{"out.csv"}) << what;
+            EXPECT_EQ(read_file(out), "complete\n") << what;
+        }
+    }
+}
+
+// A signal before the output is put in place is not held back: it ends the run at once, and the
+// temporary goes with it.
+TEST(AtomicOutputFile, ASignalBeforeCommitEndsTheRunAtOnce) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("out.csv");
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0) << std::strerror(errno);
+    if (child == 0) {
+        AtomicOutputFile file(out, "--out", AtomicOutputFile::Temporary::named);
+        file.write("partial\n");
+        ::kill(::getpid(), SIGTERM);
+        ::_exit(0);  // not reached
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
+    EXPECT_TRUE(entries(scratch.file("")).empty());
+}
