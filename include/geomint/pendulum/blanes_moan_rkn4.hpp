@@ -1,7 +1,8 @@
 // Blanes–Moan optimized fourth-order symplectic Runge–Kutta–Nyström step (SRKN_6^b), math §1.5:
-// the explicit order-4 yardstick for the implicit Simpson scheme.
+// the explicit order-4 yardstick for the implicit Simpson scheme. As increments (§1.6).
 #pragma once
 
+#include "geomint/pendulum/increment_step.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
 
@@ -27,7 +28,7 @@ struct BlanesMoanRkn4Coefficients {
     static constexpr double b4 = 1 - 2 * (b1 + b2 + b3);
 };
 
-struct BlanesMoanRkn4 {
+struct BlanesMoanRkn4 : IncrementStep<BlanesMoanRkn4> {
     static constexpr const char* name = "rkn4";
     static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
     static constexpr const char* summary =
@@ -41,13 +42,17 @@ struct BlanesMoanRkn4 {
     // a step rather than the paper's 6 with first-same-as-last.
     // Explicit, so it always returns ok and adds no Newton iterations; a NaN or an infinity it
     // produces is caught by integrate_trajectory's finiteness check (status non_finite).
+    // The stages run on the increments so far (§1.6): a kick adds to dp, a drift to dq, and each
+    // stage sees (q + dq, p + dp), so dq and dp carry no rounding of the size of q and p.
     template <class Real, class Potential>
-    GEOMINT_HD SolveStatus step(const Potential& potential, Real h, Real& q, Real& p, const NewtonOptions<Real>&,
-                                long long&) const {
+    GEOMINT_HD SolveStatus increment(const Potential& potential, Real h, Real q, Real p, Real& dq, Real& dp,
+                                     const NewtonOptions<Real>&, long long&) const {
         using C = BlanesMoanRkn4Coefficients;
         const Real drift = h / potential.mass;
-        const auto kick = [&](double b) { p = p - Real(b) * h * potential.slope(q); };
-        const auto move = [&](double a) { q = q + Real(a) * drift * p; };
+        dq = Real(0);
+        dp = Real(0);
+        const auto kick = [&](double b) { dp = dp - Real(b) * h * potential.slope(q + dq); };
+        const auto move = [&](double a) { dq = dq + Real(a) * drift * (p + dp); };
         kick(C::b1);
         move(C::a1);
         kick(C::b2);

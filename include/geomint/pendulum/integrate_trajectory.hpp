@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "geomint/pendulum/increment_step.hpp"
 #include "geomint/pendulum/potentials.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
@@ -21,7 +22,8 @@ struct TrajectoryResult {
     SolveStatus status;  // the first failure ends the trajectory; (q, p) is then the last good state
 };
 
-// `observer` (step_observer.hpp) sees the initial state and the state after each completed step.
+// `scheme` follows the increment interface of increment_step.hpp (math §1.6). `observer`
+// (step_observer.hpp) sees the initial state and the state after each completed step.
 template <class Scheme, class Potential, class Real, class Observer>
 GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, const Potential& potential, Real q0,
                                                        Real p0, Real h, long long steps,
@@ -35,9 +37,18 @@ GEOMINT_HD TrajectoryResult<Real> integrate_trajectory(const Scheme& scheme, con
         return result;
     }
     observer(0LL, q0, p0);
-    Real q = q0, p = p0;
+    // The scheme gives each step's increments; they are summed with compensation (math §1.6), so
+    // the bits of dq and dp that q + dq and p + dp round away are added back on later steps.
+    CompensatedSum<Real> q_sum{q0}, p_sum{p0};
     for (long long n = 0; n < steps; ++n) {
-        const SolveStatus status = scheme.step(potential, h, q, p, options, result.newton_iterations);
+        Real dq{}, dp{};
+        const SolveStatus status =
+            scheme.increment(potential, h, q_sum.value, p_sum.value, dq, dp, options, result.newton_iterations);
+        if (status == SolveStatus::ok) {
+            q_sum.add(dq);
+            p_sum.add(dp);
+        }
+        const Real q = q_sum.value, p = p_sum.value;
         const Real energy_error = abs(hamiltonian(potential, q, p) - energy0);
         if (status == SolveStatus::ok && !(isfinite(q) && isfinite(p) && isfinite(energy_error))) {
             result.status = SolveStatus::non_finite;

@@ -1,14 +1,15 @@
-// Simpson variational step (quadratic interpolation, Simpson quadrature), math §1.2.
-// Order 4 at the nodes; the 3-stage Lobatto IIIA-IIIB pair in disguise.
+// Simpson variational step (quadratic interpolation, Simpson quadrature), math §1.2, as
+// increments (§1.6). Order 4 at the nodes; the 3-stage Lobatto IIIA-IIIB pair in disguise.
 #pragma once
 
 #include "geomint/pendulum/implicit_node_solve.hpp"
+#include "geomint/pendulum/increment_step.hpp"
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
 
 namespace geomint {
 
-struct Simpson {
+struct Simpson : IncrementStep<Simpson> {
     static constexpr const char* name = "simpson";
     static constexpr const char* preserves = "symplectic form (energy bounded, no drift)";
     static constexpr const char* summary = "Simpson variational integrator (quadratic interpolation)";
@@ -17,23 +18,24 @@ struct Simpson {
     // 1 + c h^2 V''/m > 0 everywhere (math §1.2); the CLI warns past that step.
     static constexpr double implicit_coefficient = 1.0 / 24;
 
-    // math §1.2 with q_r eliminated: the internal node q_m solves
-    //   q_m + h^2/(24m) V'(q_m) = q_j + h/(2m) p_j - h^2/(12m) V'(q_j),
-    // then q_{j+1} = 2 q_m - q_j - h^2/(4m) V'(q_m) and
-    //   p_{j+1} = m/h (q_{j+1} - q_j) - h/6 (2 V'(q_m) + V'(q_{j+1})).
+    // math §1.2 with q_r eliminated, in increments (§1.6): the internal node q_m = q_j + y, with
+    //   y + h^2/(24m) V'(q_j + y) = h/(2m) p_j - h^2/(12m) V'(q_j),
+    // then dq = q_{j+1} - q_j = 2y - h^2/(4m) V'(q_m) and the momentum in quadrature form
+    //   dp = p_{j+1} - p_j = -h/6 (V'(q_j) + 4 V'(q_m) + V'(q_{j+1})),
+    // the difference of the two end-momentum equations; it never divides a difference by h.
     template <class Real, class Potential>
-    GEOMINT_HD SolveStatus step(const Potential& potential, Real h, Real& q, Real& p,
-                                const NewtonOptions<Real>& options, long long& iterations) const {
+    GEOMINT_HD SolveStatus increment(const Potential& potential, Real h, Real q, Real p, Real& dq, Real& dp,
+                                     const NewtonOptions<Real>& options, long long& iterations) const {
         const Real m = potential.mass;
         const Real a = h * h / (Real(24) * m);
-        const Real rhs = q + h / (Real(2) * m) * p - h * h / (Real(12) * m) * potential.slope(q);
-        Real qm;
-        const SolveStatus status = solve_implicit_node(potential, a, rhs, qm, options, iterations);
+        const Real slope_j = potential.slope(q);
+        const Real rhs = h / (Real(2) * m) * p - h * h / (Real(12) * m) * slope_j;
+        Real y;
+        const SolveStatus status = solve_node_displacement(potential, a, q, rhs, y, options, iterations);
         if (status != SolveStatus::ok) return status;
-        const Real slope_m = potential.slope(qm);
-        const Real q_next = Real(2) * qm - q - h * h / (Real(4) * m) * slope_m;
-        p = m / h * (q_next - q) - h / Real(6) * (Real(2) * slope_m + potential.slope(q_next));
-        q = q_next;
+        const Real slope_m = potential.slope(q + y);
+        dq = Real(2) * y - h * h / (Real(4) * m) * slope_m;
+        dp = -h / Real(6) * (slope_j + Real(4) * slope_m + potential.slope(q + dq));
         return SolveStatus::ok;
     }
 };
