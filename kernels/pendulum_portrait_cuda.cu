@@ -4,7 +4,6 @@
 #include "for_each_index.cuh"
 #include "geomint/portrait/trajectory_recorders.hpp"
 #include "pendulum_portrait_cuda.hpp"
-#include "portrait_cuda.hpp"
 #include "portrait_histogram.cuh"
 
 namespace geomint {
@@ -19,10 +18,10 @@ struct PendulumPortraitCudaRunner<Real>::Device {
     thrust::device_vector<Real> q0, p0, mass, omega, q, p;
     thrust::device_vector<std::uint32_t> codes;
     DeviceOutcome<Real> outcome;
-    PortraitCudaHistogram histogram;
+    portrait::HistogramView histogram;  // device memory, the caller's
 
     Device(const PendulumModel& m, const PendulumStepSettings<Real>& s, std::size_t capacity,
-           const portrait::PixelGrid& g, bool with_energy, portrait::RecordSchedule r, bool w)
+           const portrait::PixelGrid& g, portrait::HistogramView h, portrait::RecordSchedule r, bool w)
         : model(m),
           step(s),
           grid(g),
@@ -34,18 +33,18 @@ struct PendulumPortraitCudaRunner<Real>::Device {
           omega(capacity),
           q(capacity),
           p(capacity),
-          codes(with_energy ? capacity : 0),
+          codes(h.energy_sums != nullptr ? capacity : 0),
           outcome(capacity),
-          histogram(g, with_energy) {}
+          histogram(h) {}
 };
 
 template <class Real>
 PendulumPortraitCudaRunner<Real>::PendulumPortraitCudaRunner(const PendulumModel& model,
                                                              const PendulumStepSettings<Real>& step,
                                                              std::size_t capacity, const portrait::PixelGrid& grid,
-                                                             bool with_energy, portrait::RecordSchedule schedule,
-                                                             bool wrap)
-    : device_(std::make_unique<Device>(model, step, capacity, grid, with_energy, schedule, wrap)) {}
+                                                             portrait::HistogramView histogram,
+                                                             portrait::RecordSchedule schedule, bool wrap)
+    : device_(std::make_unique<Device>(model, step, capacity, grid, histogram, schedule, wrap)) {}
 
 template <class Real>
 PendulumPortraitCudaRunner<Real>::~PendulumPortraitCudaRunner() = default;
@@ -66,19 +65,13 @@ void PendulumPortraitCudaRunner<Real>::run(const PendulumBatchView<Real>& host, 
                                        device_pointer(d.omega), device_pointer(d.q),  device_pointer(d.p),
                                        d.outcome.view()};
     using Recorder = portrait::PendulumPortraitRecorder<portrait::AtomicRecorder>;
-    const Recorder recorder{portrait::AtomicRecorder{portrait::PixelMapper(d.grid), d.histogram.device_view()},
-                            d.schedule, d.wrap, with_codes ? device_pointer(d.codes) : nullptr};
+    const Recorder recorder{portrait::AtomicRecorder{portrait::PixelMapper(d.grid), d.histogram}, d.schedule, d.wrap,
+                            with_codes ? device_pointer(d.codes) : nullptr};
     with_pendulum_types<Real>(d.model, [&](auto scheme, auto potential) {
         using Body = PendulumTrajectoryBody<decltype(scheme), decltype(potential), Real, Recorder>;
         launch_for_each_index(Body{scheme, potential, view, d.step, recorder}, n);
     });
     d.outcome.download_to(host.outcome, n);
-}
-
-template <class Real>
-void PendulumPortraitCudaRunner<Real>::download(portrait::HistogramCount* counts,
-                                                portrait::HistogramCount* energy_sums) const {
-    device_->histogram.download(counts, energy_sums);
 }
 
 template class PendulumPortraitCudaRunner<double>;
