@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "geomint/counter_random.hpp"
 #include "lookahead_compute.hpp"
@@ -131,10 +132,7 @@ private:
         std::copy_n(v.omega, n, batch_.omega.data());
         std::copy_n(v.q, n, batch_.q.data());
         std::copy_n(v.p, n, batch_.p.data());
-        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
-        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
-        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
-        std::copy_n(v.outcome.status, n, batch_.status.data());
+        copy_outcome(v.outcome, batch_.view().outcome, n);
         // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
         cuda_saves_ = cuda_->slot_saves(slot);
     }

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "lookahead_compute.hpp"
 #include "portrait_cpu_recording.hpp"
@@ -152,10 +153,7 @@ private:
         const SpinBatchView<Real> v = cuda_->slot_view(slot, n);
         std::copy_n(v.state, batch_.state.size(), batch_.state.data());
         std::copy_n(v.norm_error, n, batch_.norm_error.data());
-        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
-        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
-        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
-        std::copy_n(v.outcome.status, n, batch_.status.data());
+        copy_outcome(v.outcome, batch_.outcome(), n);
         // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
         cuda_saves_ = cuda_->slot_saves(slot);
     }
