@@ -22,11 +22,6 @@ void enqueue_portrait_for_system(const SpinModel& model, const SpinStepSettings<
     if (!found) throw std::invalid_argument("spin system not registered");
 }
 
-template <class T>
-void copy_to_device(T* device, const T* host, std::size_t n) {
-    if (n > 0) GEOMINT_CUDA_CHECK(cudaMemcpy(device, host, n * sizeof(T), cudaMemcpyHostToDevice));
-}
-
 }  // namespace
 
 template <class Real>
@@ -98,7 +93,7 @@ void SpinPortraitCudaRunner<Real>::run(const Real* state, const std::uint32_t* e
     enqueue_portrait_for_system<Real>(d.model, d.step, view, recorder,
                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
     GEOMINT_CUDA_CHECK(cudaDeviceSynchronize());
-    GEOMINT_CUDA_CHECK(cudaMemcpy(status, d.status.data(), n, cudaMemcpyDeviceToHost));
+    copy_to_host(status, d.status.data(), n);
 }
 
 template class SpinPortraitCudaRunner<double>;
