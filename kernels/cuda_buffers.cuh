@@ -1,5 +1,6 @@
-// Memory of the double-buffered CUDA runners: device arrays and page-locked (pinned) host arrays,
-// each allocated once per run, and a pair of them mirrored for asynchronous copies on a stream.
+// Memory of the CUDA runners: device arrays and page-locked (pinned) host arrays, each allocated
+// once per run, a pair of them mirrored for asynchronous copies on a stream, and the synchronous
+// copies of the one-chunk-at-a-time portrait runners and the device histogram.
 // Pinned memory is what lets cudaMemcpyAsync overlap a kernel; pageable memory would serialize it.
 #pragma once
 
@@ -54,6 +55,21 @@ template <class T>
 using DeviceArray = CudaArray<T, DeviceMemory>;
 template <class T>
 using PinnedArray = CudaArray<T, PinnedHostMemory>;
+
+// Synchronous copies of n elements between host memory and device memory, and a device array
+// zeroed byte by byte (zero bytes are a zero integer or +0.0).
+template <class T>
+void copy_to_device(T* device, const T* host, std::size_t n) {
+    if (n > 0) GEOMINT_CUDA_CHECK(cudaMemcpy(device, host, n * sizeof(T), cudaMemcpyHostToDevice));
+}
+template <class T>
+void copy_to_host(T* host, const T* device, std::size_t n) {
+    if (n > 0) GEOMINT_CUDA_CHECK(cudaMemcpy(host, device, n * sizeof(T), cudaMemcpyDeviceToHost));
+}
+template <class T>
+void zero_device(const DeviceArray<T>& array) {
+    if (array.size() > 0) GEOMINT_CUDA_CHECK(cudaMemset(array.data(), 0, array.size() * sizeof(T)));
+}
 
 // A device array and its pinned host twin of the same size; the copies are queued on `stream`
 // and return at once (the caller waits for the stream before touching the host side again).

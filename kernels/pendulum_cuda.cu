@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_buffers.cuh"
 #include "cuda_stream_slot.cuh"
@@ -152,10 +153,7 @@ float PendulumCudaRunner<Real>::run(const PendulumBatchView<Real>& host, std::si
     const float milliseconds = wait(0);
     std::copy_n(pinned.q, n, host.q);
     std::copy_n(pinned.p, n, host.p);
-    std::copy_n(pinned.outcome.energy_error, n, host.outcome.energy_error);
-    std::copy_n(pinned.outcome.newton_iterations, n, host.outcome.newton_iterations);
-    std::copy_n(pinned.outcome.steps_completed, n, host.outcome.steps_completed);
-    std::copy_n(pinned.outcome.status, n, host.outcome.status);
+    copy_outcome(pinned.outcome, host.outcome, n);
     if (saves != nullptr)
         std::copy_n(slot_saves(0), static_cast<std::size_t>(save_count(d.step.steps, d.save_every)) * n * 2, saves);
     return milliseconds;

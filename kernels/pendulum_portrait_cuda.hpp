@@ -1,6 +1,7 @@
 // Host API of the CUDA pendulum portrait: one thread per trajectory runs the shared body with an
-// AtomicRecorder into the device histogram. Implemented in pendulum_portrait_cuda.cu with CUDA and
-// pendulum_portrait_cuda_unavailable.cpp without; callers never need a CUDA header.
+// AtomicRecorder into a device histogram (the portrait sink's PortraitCudaHistogram). Implemented in
+// pendulum_portrait_cuda.cu with CUDA and pendulum_portrait_cuda_unavailable.cpp without; callers never need a CUDA
+// header.
 #pragma once
 
 #include <cstddef>
@@ -18,12 +19,13 @@ namespace geomint {
 template <class Real>
 class PendulumPortraitCudaRunner {
 public:
-    // Device arrays for `capacity` trajectories and the zeroed device histogram of `grid` (with
-    // energy sums when asked), kept for the run. `wrap`: x = q wrapped to (-pi, pi].
-    // Every CUDA error becomes a std::runtime_error.
+    // Device arrays for `capacity` trajectories, kept for the run; the bodies record into
+    // `histogram` (device memory of `grid`, owned by the caller; energy codes are uploaded when it
+    // has energy sums). `wrap`: x = q wrapped to (-pi, pi]. Every CUDA error becomes a
+    // std::runtime_error.
     PendulumPortraitCudaRunner(const PendulumModel& model, const PendulumStepSettings<Real>& step, std::size_t capacity,
-                               const portrait::PixelGrid& grid, bool with_energy, portrait::RecordSchedule schedule,
-                               bool wrap);
+                               const portrait::PixelGrid& grid, portrait::HistogramView histogram,
+                               portrait::RecordSchedule schedule, bool wrap);
     ~PendulumPortraitCudaRunner();
     PendulumPortraitCudaRunner(const PendulumPortraitCudaRunner&) = delete;
     PendulumPortraitCudaRunner& operator=(const PendulumPortraitCudaRunner&) = delete;
@@ -32,8 +34,6 @@ public:
     // and their energy codes (null without energy), runs them into the device histogram and
     // copies the outcomes (host.outcome) back; host.q and host.p are not written.
     void run(const PendulumBatchView<Real>& host, const std::uint32_t* energy_codes, std::size_t n);
-    // Copies the histogram to host arrays of grid.width * grid.height entries (energy_sums may be null).
-    void download(portrait::HistogramCount* counts, portrait::HistogramCount* energy_sums) const;
 
 private:
     struct Device;

@@ -1,6 +1,6 @@
 // CUDA density histogram of a phase portrait: 64-bit counters in device memory for the whole run,
 // atomicAdd from any kernel (portrait_histogram.cuh); record_points bins host-supplied points.
-#include "device_arrays.cuh"
+#include "cuda_buffers.cuh"
 #include "for_each_index.cuh"
 #include "portrait_cuda.hpp"
 #include "portrait_histogram.cuh"
@@ -9,10 +9,14 @@ namespace geomint {
 
 struct PortraitCudaHistogram::Device {
     portrait::PixelGrid grid;
-    thrust::device_vector<portrait::HistogramCount> counts, energy_sums;
+    DeviceArray<portrait::HistogramCount> counts, energy_sums;  // energy_sums empty without energy
 
     Device(const portrait::PixelGrid& g, bool with_energy, std::size_t pixels)
-        : grid(g), counts(pixels, 0), energy_sums(with_energy ? pixels : 0, 0) {}
+        : grid(g), counts(pixels), energy_sums(with_energy ? pixels : 0) {
+        // Zero bytes are zero counters.
+        zero_device(counts);
+        zero_device(energy_sums);
+    }
 };
 
 namespace {
@@ -40,30 +44,29 @@ PortraitCudaHistogram::~PortraitCudaHistogram() = default;
 
 portrait::HistogramView PortraitCudaHistogram::device_view() {
     Device& d = *device_;
-    return {device_pointer(d.counts), d.energy_sums.empty() ? nullptr : device_pointer(d.energy_sums),
+    return {d.counts.data(), d.energy_sums.size() > 0 ? d.energy_sums.data() : nullptr,
             static_cast<long long>(d.counts.size())};
 }
 
 void PortraitCudaHistogram::record_points(const double* x, const double* y, const std::uint32_t* energy_codes,
                                           std::size_t n) {
     if (n == 0) return;
-    thrust::device_vector<double> dx(n), dy(n);
-    thrust::device_vector<std::uint32_t> dcodes(energy_codes != nullptr ? n : 0);
-    upload(x, n, dx);
-    upload(y, n, dy);
-    if (energy_codes != nullptr) upload(energy_codes, n, dcodes);
+    const DeviceArray<double> dx(n), dy(n);
+    const DeviceArray<std::uint32_t> dcodes(energy_codes != nullptr ? n : 0);
+    copy_to_device(dx.data(), x, n);
+    copy_to_device(dy.data(), y, n);
+    if (energy_codes != nullptr) copy_to_device(dcodes.data(), energy_codes, n);
     const RecordPointBody body{{portrait::PixelMapper(device_->grid), device_view()},
-                               device_pointer(dx),
-                               device_pointer(dy),
-                               energy_codes != nullptr ? device_pointer(dcodes) : nullptr};
-    launch_for_each_index(body, n);
+                               dx.data(),
+                               dy.data(),
+                               energy_codes != nullptr ? dcodes.data() : nullptr};
+    launch_for_each_index(body, n);  // synchronized: the arrays may be freed after it
 }
 
 void PortraitCudaHistogram::download(portrait::HistogramCount* counts, portrait::HistogramCount* energy_sums) const {
     const Device& d = *device_;
-    geomint::download(d.counts, d.counts.size(), counts);
-    if (energy_sums != nullptr && !d.energy_sums.empty())
-        geomint::download(d.energy_sums, d.energy_sums.size(), energy_sums);
+    copy_to_host(counts, d.counts.data(), d.counts.size());
+    if (energy_sums != nullptr) copy_to_host(energy_sums, d.energy_sums.data(), d.energy_sums.size());
 }
 
 }  // namespace geomint

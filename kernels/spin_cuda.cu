@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_buffers.cuh"
 #include "cuda_stream_slot.cuh"
@@ -142,10 +143,7 @@ float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n, 
     const float milliseconds = wait(0);
     std::copy_n(pinned.state, state_reals, host.state);
     std::copy_n(pinned.norm_error, n, host.norm_error);
-    std::copy_n(pinned.outcome.energy_error, n, host.outcome.energy_error);
-    std::copy_n(pinned.outcome.newton_iterations, n, host.outcome.newton_iterations);
-    std::copy_n(pinned.outcome.steps_completed, n, host.outcome.steps_completed);
-    std::copy_n(pinned.outcome.status, n, host.outcome.status);
+    copy_outcome(pinned.outcome, host.outcome, n);
     if (saves != nullptr)
         std::copy_n(slot_saves(0), static_cast<std::size_t>(save_count(d.step.steps, d.save_every)) * n * 3 * d.spins,
                     saves);

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "cuda_buffers.cuh"
-#include "portrait_cuda.hpp"
 #include "spin_portrait_cuda.hpp"
 #include "spin_portrait_cuda_launch.cuh"
 
@@ -23,11 +22,6 @@ void enqueue_portrait_for_system(const SpinModel& model, const SpinStepSettings<
     if (!found) throw std::invalid_argument("spin system not registered");
 }
 
-template <class T>
-void copy_to_device(T* device, const T* host, std::size_t n) {
-    if (n > 0) GEOMINT_CUDA_CHECK(cudaMemcpy(device, host, n * sizeof(T), cudaMemcpyHostToDevice));
-}
-
 }  // namespace
 
 template <class Real>
@@ -43,10 +37,10 @@ struct SpinPortraitCudaRunner<Real>::Device {
     DeviceArray<long long> newton_iterations, steps_completed;
     DeviceArray<std::uint8_t> status;
     DeviceArray<std::uint32_t> codes;
-    PortraitCudaHistogram histogram;
+    portrait::HistogramView histogram;  // device memory, the caller's
 
     Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n, const portrait::PixelGrid& g,
-           bool with_energy, portrait::RecordSchedule r, portrait::SpinPlaneChoice p)
+           portrait::HistogramView h, portrait::RecordSchedule r, portrait::SpinPlaneChoice p)
         : model(m),
           step(s),
           spins(d),
@@ -61,8 +55,8 @@ struct SpinPortraitCudaRunner<Real>::Device {
           newton_iterations(n),
           steps_completed(n),
           status(n),
-          codes(with_energy ? n : 0),
-          histogram(g, with_energy) {}
+          codes(h.energy_sums != nullptr ? n : 0),
+          histogram(h) {}
     // The kernels run on the legacy default stream and every run() ends synchronized, but a run
     // that threw half-way may have left one queued: wait (ignoring errors) before freeing.
     ~Device() { cudaDeviceSynchronize(); }
@@ -71,9 +65,9 @@ struct SpinPortraitCudaRunner<Real>::Device {
 template <class Real>
 SpinPortraitCudaRunner<Real>::SpinPortraitCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step,
                                                      int spins, std::size_t capacity, const portrait::PixelGrid& grid,
-                                                     bool with_energy, portrait::RecordSchedule schedule,
-                                                     portrait::SpinPlaneChoice plane)
-    : device_(std::make_unique<Device>(model, step, spins, capacity, grid, with_energy, schedule, plane)) {}
+                                                     portrait::HistogramView histogram,
+                                                     portrait::RecordSchedule schedule, portrait::SpinPlaneChoice plane)
+    : device_(std::make_unique<Device>(model, step, spins, capacity, grid, histogram, schedule, plane)) {}
 
 template <class Real>
 SpinPortraitCudaRunner<Real>::~SpinPortraitCudaRunner() = default;
@@ -94,19 +88,12 @@ void SpinPortraitCudaRunner<Real>::run(const Real* state, const std::uint32_t* e
                                    d.norm_error.data(),
                                    OutcomeView<Real>{d.energy_error.data(), d.newton_iterations.data(),
                                                      d.steps_completed.data(), d.status.data()}};
-    const SpinPortraitDeviceRecorder recorder{
-        portrait::AtomicRecorder{portrait::PixelMapper(d.grid), d.histogram.device_view()}, d.schedule, d.plane,
-        with_codes ? d.codes.data() : nullptr};
+    const SpinPortraitDeviceRecorder recorder{portrait::AtomicRecorder{portrait::PixelMapper(d.grid), d.histogram},
+                                              d.schedule, d.plane, with_codes ? d.codes.data() : nullptr};
     enqueue_portrait_for_system<Real>(d.model, d.step, view, recorder,
                                       std::make_integer_sequence<int, spin::SpinSystems::size>{});
     GEOMINT_CUDA_CHECK(cudaDeviceSynchronize());
-    GEOMINT_CUDA_CHECK(cudaMemcpy(status, d.status.data(), n, cudaMemcpyDeviceToHost));
-}
-
-template <class Real>
-void SpinPortraitCudaRunner<Real>::download(portrait::HistogramCount* counts,
-                                            portrait::HistogramCount* energy_sums) const {
-    device_->histogram.download(counts, energy_sums);
+    copy_to_host(status, d.status.data(), n);
 }
 
 template class SpinPortraitCudaRunner<double>;

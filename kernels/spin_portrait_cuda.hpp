@@ -1,5 +1,5 @@
 // Host API of the CUDA spin portrait: one thread per chain runs the shared per-chain body with a
-// SpinPortraitRecorder over an AtomicRecorder into the device histogram. Implemented in
+// SpinPortraitRecorder over an AtomicRecorder into a device histogram (the portrait sink's). Implemented in
 // spin_portrait_cuda.cu with CUDA and spin_portrait_cuda_unavailable.cpp without; callers never
 // need a CUDA header.
 #pragma once
@@ -20,12 +20,12 @@ namespace geomint {
 template <class Real>
 class SpinPortraitCudaRunner {
 public:
-    // Device state and workspace for `capacity` chains of `spins` spins and the zeroed device
-    // histogram of `grid` (with energy sums when asked), kept for the run. Every CUDA error
-    // becomes a std::runtime_error.
+    // Device state and workspace for `capacity` chains of `spins` spins, kept for the run; the
+    // bodies record into `histogram` (device memory of `grid`, owned by the caller; energy codes
+    // are uploaded when it has energy sums). Every CUDA error becomes a std::runtime_error.
     SpinPortraitCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step, int spins, std::size_t capacity,
-                           const portrait::PixelGrid& grid, bool with_energy, portrait::RecordSchedule schedule,
-                           portrait::SpinPlaneChoice plane);
+                           const portrait::PixelGrid& grid, portrait::HistogramView histogram,
+                           portrait::RecordSchedule schedule, portrait::SpinPlaneChoice plane);
     ~SpinPortraitCudaRunner();
     SpinPortraitCudaRunner(const SpinPortraitCudaRunner&) = delete;
     SpinPortraitCudaRunner& operator=(const SpinPortraitCudaRunner&) = delete;
@@ -34,8 +34,6 @@ public:
     // state[(3 i + c) n + t]) and their energy codes (null without energy), runs them into the
     // device histogram and copies each chain's status (SolveStatus) to `status` (n entries).
     void run(const Real* state, const std::uint32_t* energy_codes, std::size_t n, std::uint8_t* status);
-    // Copies the histogram to host arrays of grid.width * grid.height entries (energy_sums may be null).
-    void download(portrait::HistogramCount* counts, portrait::HistogramCount* energy_sums) const;
 
 private:
     struct Device;

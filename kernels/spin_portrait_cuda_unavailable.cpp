@@ -10,16 +10,14 @@ struct SpinPortraitCudaRunner<Real>::Device {};
 
 template <class Real>
 SpinPortraitCudaRunner<Real>::SpinPortraitCudaRunner(const SpinModel&, const SpinStepSettings<Real>&, int, std::size_t,
-                                                     const portrait::PixelGrid&, bool, portrait::RecordSchedule,
-                                                     portrait::SpinPlaneChoice) {
+                                                     const portrait::PixelGrid&, portrait::HistogramView,
+                                                     portrait::RecordSchedule, portrait::SpinPlaneChoice) {
     throw std::runtime_error("geomint was built without CUDA (no nvcc found when it was configured)");
 }
 template <class Real>
 SpinPortraitCudaRunner<Real>::~SpinPortraitCudaRunner() = default;
 template <class Real>
 void SpinPortraitCudaRunner<Real>::run(const Real*, const std::uint32_t*, std::size_t, std::uint8_t*) {}
-template <class Real>
-void SpinPortraitCudaRunner<Real>::download(portrait::HistogramCount*, portrait::HistogramCount*) const {}
 
 template class SpinPortraitCudaRunner<double>;
 

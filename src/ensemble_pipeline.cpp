@@ -1,4 +1,4 @@
-// The chunk loop of every family (see ensemble_pipeline.hpp).
+// The chunk loop of every family and the CSV/HDF5 table sink (see ensemble_pipeline.hpp).
 #include "ensemble_pipeline.hpp"
 
 #include <algorithm>
@@ -51,42 +51,73 @@ std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOu
     return std::make_unique<RunJournal>(std::move(run), config.resume);
 }
 
+// The CSV or HDF5 file of an ensemble run (config.out: HDF5 for a name ending in .h5).
+class TableSink final : public ResultSink {
+public:
+    TableSink(const RunConfig& config, AtomicOutputFile& file, Ensemble& ensemble) {
+        if (is_hdf5_path(config.out)) {
+            // HDF5 seeks back to write its metadata: a pipe or a device cannot hold it.
+            if (file.kind() != AtomicOutputFile::Kind::replace)
+                throw UsageError("--out", "'" + config.out + "' is not a regular file; HDF5 needs a seekable file");
+            hdf5_ = std::make_unique<Hdf5Sink>(
+                file.temporary_path(), config.out, config, ensemble.columns(),
+                Hdf5Layout{ensemble.size(), std::max<std::size_t>(1, ensemble.chunk_capacity()),
+                           config.save_every > 0 ? ensemble.state_components() : std::vector<std::string>{}});
+        } else {
+            csv_.emplace(file);
+            csv_->write_header(ensemble.columns());  // written (and checked) at once
+        }
+    }
+    void write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) override {
+        if (hdf5_)
+            hdf5_->write_chunk(begin, n, columns, states);
+        else
+            csv_->write_rows(columns, n);
+    }
+    void finish() override {
+        if (hdf5_) hdf5_->close();
+    }
+
+private:
+    std::optional<CsvSink> csv_;
+    std::unique_ptr<Hdf5Sink> hdf5_;
+};
+
+// What the pipeline adds to the caller's sink for each chunk: the status counts of the summary,
+// then (after the output has the chunk) the journal's record of it.
+class ReportedSink final : public ResultSink {
+public:
+    ReportedSink(ResultSink& out, RunReporter& reporter, RunJournal* journal)
+        : out_(out), reporter_(reporter), journal_(journal) {}
+    void write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) override {
+        out_.write_chunk(begin, n, columns, states);
+        count_statuses(columns, n, reporter_);
+        if (journal_) journal_->append_chunk(chunk_pieces(journal_->shape(), columns, n, states), begin + n);
+    }
+    void finish() override { out_.finish(); }
+
+private:
+    ResultSink& out_;
+    RunReporter& reporter_;
+    RunJournal* journal_;
+};
+
 }  // namespace
 
-void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
-    // Opened, and so validated, before any work; the header is written (and checked) at once.
-    const bool to_hdf5 = is_hdf5_path(config.out);
-    AtomicOutputFile file(
-        config.out, "--out",
-        to_hdf5 ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);
+void run_chunks(Ensemble& ensemble, ResultSink& sink, const ProgressCallback& progress, std::uint64_t start) {
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
-    // After `file`: a journal refused (or a resume refused) leaves the output untouched.
-    const std::unique_ptr<RunJournal> journal = open_journal(config, file, ensemble, chunk);
-    // Declared after `file`: closed before the temporary is removed or committed.
-    std::optional<CsvSink> csv;
-    std::unique_ptr<Hdf5Sink> hdf5;
-    if (to_hdf5) {
-        // HDF5 seeks back to write its metadata: a pipe or a device cannot hold it.
-        if (file.kind() != AtomicOutputFile::Kind::replace)
-            throw UsageError("--out", "'" + config.out + "' is not a regular file; HDF5 needs a seekable file");
-        hdf5 = std::make_unique<Hdf5Sink>(
-            file.temporary_path(), config.out, config, ensemble.columns(),
-            Hdf5Layout{total, static_cast<std::size_t>(chunk),
-                       config.save_every > 0 ? ensemble.state_components() : std::vector<std::string>{}});
-    } else {
-        csv.emplace(file);
-        csv->write_header(ensemble.columns());
+    for (std::uint64_t begin = start; begin < total; begin += chunk) {
+        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
+        ensemble.compute(begin, n, progress);
+        sink.write_chunk(begin, n, ensemble.columns(), ensemble.saved_states());
     }
-    RunReporter reporter(total, config.quiet, config.time.steps);
-    const auto write = [&](std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) {
-        // Written before the next chunk: a write error ends the run now.
-        if (hdf5)
-            hdf5->write_chunk(begin, n, columns, states);
-        else
-            csv->write_rows(columns, n);
-        count_statuses(columns, n, reporter);
-    };
+}
+
+void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink, AtomicOutputFile& file,
+                  RunJournal* journal) {
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
+    RunReporter reporter(ensemble.size(), config.quiet, config.time.steps);
     // A resumed run first gives the output the chunks computed before, exactly as they were.
     const std::uint64_t start = journal ? journal->completed() : 0;
     if (journal && journal->resumed()) reporter.resume_from(start);
@@ -94,24 +125,31 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
         const auto n = static_cast<std::size_t>(std::min(chunk, start - begin));
         StoredChunk stored(journal->shape(), n);
         journal->read_chunk(stored);
-        write(begin, n, stored.columns(), stored.states());
+        sink.write_chunk(begin, n, stored.columns(), stored.states());
+        count_statuses(stored.columns(), n, reporter);
     }
-    const ProgressCallback progress = reporter.callback();
-    for (std::uint64_t begin = start; begin < total; begin += chunk) {
-        const auto n = static_cast<std::size_t>(std::min(chunk, total - begin));
-        ensemble.compute(begin, n, progress);
-        const ColumnSet columns = ensemble.columns();
-        write(begin, n, columns, ensemble.saved_states());
-        if (journal)
-            journal->append_chunk(chunk_pieces(journal->shape(), columns, n, ensemble.saved_states()), begin + n);
-    }
-    if (hdf5) hdf5->close();
+    ReportedSink reported(sink, reporter, journal);
+    run_chunks(ensemble, reported, reporter.callback(), start);
+    reported.finish();
     // Only now does the output appear under its name, and the journal goes with the same step:
     // a caught signal in between waits, so no complete output is left beside a journal.
     file.commit([&] {
         if (journal) journal->finish();
     });
     reporter.finish(config.backend.description, file.description());
+}
+
+void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
+    // Opened, and so validated, before any work.
+    AtomicOutputFile file(config.out, "--out",
+                          is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
+                                                   : AtomicOutputFile::Temporary::unnamed_if_possible);
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
+    // After `file`: a journal refused (or a resume refused) leaves the output untouched.
+    const std::unique_ptr<RunJournal> journal = open_journal(config, file, ensemble, chunk);
+    // After `file`: closed before the temporary is removed or committed.
+    TableSink sink(config, file, ensemble);
+    run_pipeline(config, ensemble, sink, file, journal.get());
 }
 
 }  // namespace geomint

@@ -1,7 +1,7 @@
 // The one run pipeline of every family: a source of initial conditions and parameters for a range
 // of trajectory indices -> a backend (CPU or CUDA) running the per-trajectory body over a chunk ->
-// result sinks (CSV, HDF5). Chunking, progress, status counts and the atomic output file live
-// here, not in the commands.
+// a result sink (CSV, HDF5, or a phase portrait: portrait_sink.hpp). Chunking, progress, status
+// counts, the journal and the atomic output file live here, not in the commands.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +15,9 @@
 #include "time_grid.hpp"
 
 namespace geomint {
+
+class AtomicOutputFile;
+class RunJournal;
 
 enum class Precision { float32, float64 };
 
@@ -60,6 +63,30 @@ public:
     // failed before that save). Null without saves.
     virtual const void* saved_states() const = 0;
 };
+
+// Where the pipeline's chunks go, in order. A sink that records while the bodies run (a phase
+// portrait's histogram) hands the ensemble its recorder at construction; it sees the chunks'
+// columns here all the same.
+class ResultSink {
+public:
+    virtual ~ResultSink() = default;
+    // Trajectories [begin, begin + n): the chunk's columns and saved states (Ensemble::saved_states).
+    // Written before the next chunk is computed, so a write error ends the run at once.
+    virtual void write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) = 0;
+    // After the last chunk, before the output is committed: whatever the sink holds is written.
+    virtual void finish() = 0;
+};
+
+// The chunk loop: trajectories [start, ensemble.size()) computed chunk by chunk, each chunk given
+// to `sink` before the next is computed. `progress` counts finished trajectories. No finish().
+void run_chunks(Ensemble& ensemble, ResultSink& sink, const ProgressCallback& progress, std::uint64_t start = 0);
+
+// A whole run into the output `file` (opened by the caller, so that a bad destination is refused
+// before any work): the chunks into `sink` with progress and status counts on standard error
+// unless config.quiet, sink.finish(), the file committed, the summary line. With `journal`, the
+// chunks it holds are replayed into the sink first and every new chunk is appended to it.
+void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink, AtomicOutputFile& file,
+                  RunJournal* journal = nullptr);
 
 // Runs the whole ensemble chunk by chunk into config.out (written atomically: CSV, or HDF5 for a
 // name ending in .h5) and reports progress and the summary on standard error unless quiet. An

@@ -8,6 +8,7 @@
 
 #include "pendulum_body.hpp"
 #include "pendulum_dispatch.hpp"
+#include "portrait_cpu_recording.hpp"
 #include "run_reporting.hpp"
 #include "save_recorder.hpp"
 
@@ -41,11 +42,13 @@ struct PendulumBatch {
 
 // Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling
 // `progress` (if set) as trajectories finish. Each trajectory is independent, so the result
-// is bitwise the same for any thread count. With `saves`, the states it asks for are written
-// there too (kernels/save_recorder.hpp).
+// is bitwise the same for any thread count. What the bodies record besides the final state, at
+// most one of: `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`, every
+// state its schedule picks, into the running thread's histogram (it must have a histogram for
+// each of the `threads`). Every ensemble run and every portrait runs through this one loop.
 template <class Real>
 void run_pendulum_batch_cpu(const PendulumModel& model, const PendulumStepSettings<Real>& step,
                             PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress = {},
-                            const SaveRecorder<Real>* saves = nullptr);
+                            const SaveRecorder<Real>* saves = nullptr, const CpuPortraitRecording* portrait = nullptr);
 
 }  // namespace geomint

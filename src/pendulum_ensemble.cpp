@@ -7,14 +7,18 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "geomint/counter_random.hpp"
 #include "lookahead_compute.hpp"
 #include "pendulum_batch.hpp"
 #include "pendulum_exact.hpp"
+#include "pendulum_portrait_cuda.hpp"
+#include "portrait_cpu_recording.hpp"
 
 namespace geomint {
 
@@ -23,15 +27,23 @@ namespace {
 template <class Real>
 class PendulumEnsemble final : public Ensemble {
 public:
-    PendulumEnsemble(const PendulumJob& job, const RunConfig& config)
+    PendulumEnsemble(const PendulumJob& job, const RunConfig& config, const PortraitTarget* portrait)
         : job_(job),
           config_(config),
           step_{static_cast<Real>(config.time.dt), config.time.steps, {}},
           capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(config.chunk_size, job.size()))),
           lookahead_(job.size(), capacity_) {
         step_.newton.max_iterations = config.newton_max_iterations;
-        if (config.backend.backend == Backend::cuda)
+        if (portrait != nullptr) {
+            portrait_ = *portrait;
+            // The portrait's own CUDA kernels (the body with atomic adds into the device histogram).
+            if (portrait->device_view)
+                portrait_cuda_ = std::make_unique<PendulumPortraitCudaRunner<Real>>(
+                    job.model, step_, capacity_, portrait->settings.grid, *portrait->device_view,
+                    portrait->settings.schedule, portrait->wrap);
+        } else if (config.backend.backend == Backend::cuda) {
             cuda_ = std::make_unique<PendulumCudaRunner<Real>>(job.model, step_, capacity_, config.save_every);
+        }
     }
 
     std::uint64_t size() const override { return job_.size(); }
@@ -43,7 +55,12 @@ public:
         if (config_.save_every > 0 && !cuda_)
             saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 2,
                           std::numeric_limits<Real>::quiet_NaN());
-        if (cuda_) {
+        if (portrait_) fill_energy_codes(*portrait_, begin, n, codes_);
+        if (portrait_cuda_) {
+            fill_inputs(batch_.q0.data(), batch_.p0.data(), batch_.mass.data(), batch_.omega.data(), begin, n);
+            portrait_cuda_->run(batch_.view(), codes_.empty() ? nullptr : codes_.data(), n);
+            if (progress) progress(n);
+        } else if (cuda_) {
             // Double-buffered: this chunk was (usually) launched ahead by the previous call, and the
             // next one is queued before returning, so the device works while the pipeline writes.
             const int slot = compute_with_lookahead(lookahead_, *cuda_, begin, n,
@@ -56,7 +73,10 @@ public:
             if (progress) progress(n);
         } else {
             fill_inputs(batch_.q0.data(), batch_.p0.data(), batch_.mass.data(), batch_.omega.data(), begin, n);
-            if (config_.save_every > 0) {
+            if (portrait_) {
+                const CpuPortraitRecording recording = cpu_recording(*portrait_, codes_);
+                run_pendulum_batch_cpu<Real>(job_.model, step_, batch_, config_.threads, progress, nullptr, &recording);
+            } else if (config_.save_every > 0) {
                 const SaveRecorder<Real> recorder{saves_.data(), n, 2, config_.save_every, config_.time.steps};
                 run_pendulum_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
             } else {
@@ -112,10 +132,7 @@ private:
         std::copy_n(v.omega, n, batch_.omega.data());
         std::copy_n(v.q, n, batch_.q.data());
         std::copy_n(v.p, n, batch_.p.data());
-        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
-        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
-        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
-        std::copy_n(v.outcome.status, n, batch_.status.data());
+        copy_outcome(v.outcome, batch_.view().outcome, n);
         // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
         cuda_saves_ = cuda_->slot_saves(slot);
     }
@@ -153,6 +170,9 @@ private:
     ChunkLookahead lookahead_;          // the CUDA path's chunk launched ahead
     const Real* cuda_saves_ = nullptr;  // the CUDA path's saves of the last chunk (in its slot)
     std::unique_ptr<PendulumCudaRunner<Real>> cuda_;
+    std::optional<PortraitTarget> portrait_;  // set: a portrait's ensemble
+    std::vector<std::uint32_t> codes_;        // the portrait's energy codes of the chunk
+    std::unique_ptr<PendulumPortraitCudaRunner<Real>> portrait_cuda_;
 };
 
 }  // namespace
@@ -167,9 +187,10 @@ double RandomPendulumParameters::value(std::uint64_t row, std::size_t axis) cons
     return v < r.high ? v : std::nextafter(r.high, r.low);
 }
 
-std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config) {
-    if (config.precision == Precision::float32) return std::make_unique<PendulumEnsemble<float>>(job, config);
-    return std::make_unique<PendulumEnsemble<double>>(job, config);
+std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config,
+                                                 const PortraitTarget* portrait) {
+    if (config.precision == Precision::float32) return std::make_unique<PendulumEnsemble<float>>(job, config, portrait);
+    return std::make_unique<PendulumEnsemble<double>>(job, config, portrait);
 }
 
 }  // namespace geomint

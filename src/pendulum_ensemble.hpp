@@ -1,5 +1,6 @@
 // A pendulum ensemble for the run pipeline: the Cartesian parameter grid as source, the CPU or
-// CUDA backend, and the optional exact solution as derived columns.
+// CUDA backend (recording a phase portrait as it runs, when asked), and the optional exact
+// solution as derived columns.
 #pragma once
 
 #include <array>
@@ -9,6 +10,7 @@
 #include "ensemble_pipeline.hpp"
 #include "parameter_axis.hpp"
 #include "pendulum_dispatch.hpp"
+#include "portrait_run.hpp"
 
 namespace geomint {
 
@@ -39,7 +41,11 @@ struct PendulumJob {
     }
 };
 
-// The ensemble at the run's precision.
-std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config);
+// The ensemble at the run's precision. With `portrait`, its bodies record every state the
+// portrait's schedule picks into the target's histograms (on the device when it has a device
+// view, with the CUDA portrait kernels; on the CPU otherwise); the histograms it points to
+// must outlive the ensemble.
+std::unique_ptr<Ensemble> make_pendulum_ensemble(const PendulumJob& job, const RunConfig& config,
+                                                 const PortraitTarget* portrait = nullptr);
 
 }  // namespace geomint

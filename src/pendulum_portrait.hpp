@@ -1,12 +1,13 @@
-// The driver of pendulum phase portraits: the ensemble's rows (grid or --random) chunk by chunk,
-// the shared per-trajectory body with a recorder into per-thread histograms merged at the end
-// (CPU) or into one device histogram with atomic adds (CUDA). No trajectory is stored; the counts depend on neither the
-// chunk size nor the thread count.
+// Pendulum phase portraits: the pendulum ensemble of the run pipeline (grid or --random rows,
+// chunk by chunk) whose bodies record into the portrait sink's histograms, per CPU thread or on
+// the device with atomic adds. No trajectory is stored; the counts depend on neither the chunk
+// size nor the thread count.
 #pragma once
 
 #include "ensemble_pipeline.hpp"
 #include "pendulum_ensemble.hpp"
 #include "portrait_run.hpp"
+#include "portrait_sink.hpp"
 
 namespace geomint {
 
@@ -25,9 +26,15 @@ PendulumEnsembleBounds scan_pendulum_ensemble(const PendulumJob& job, Precision 
 // value in the scan above and in the run, so its energy code is the one the scale was made for.
 double pendulum_initial_energy(const PendulumJob& job, Precision precision, std::uint64_t row);
 
-// Runs the whole ensemble on config.backend (CPU: config.threads; CUDA: one thread per
-// trajectory) by chunks of config.chunk_size at config.precision, and returns the histogram.
-// `wrap`: x = q wrapped to (-pi, pi] (else x = q).
+// The ensemble of a portrait, recording into `sink` (made with the run's settings and backend)
+// with the plane and the rows' energy codes. `job` and `sink` must outlive it. `wrap`: x = q
+// wrapped to (-pi, pi] (else x = q).
+std::unique_ptr<Ensemble> make_pendulum_portrait_ensemble(const PendulumJob& job, const RunConfig& config,
+                                                          PortraitSink& sink, bool wrap);
+
+// Runs the whole ensemble through the pipeline on config.backend (CPU: config.threads; CUDA: one
+// thread per trajectory) by chunks of config.chunk_size at config.precision into a portrait sink
+// that writes nothing, and returns its histogram and statuses.
 PortraitResult compute_pendulum_portrait(const PendulumJob& job, const RunConfig& config,
                                          const PortraitSettings& settings, bool wrap,
                                          const ProgressCallback& progress = {});

@@ -1,5 +1,6 @@
 // `geomint portrait` (see portrait_command.hpp): the family's options parsed as its own command
-// parses them, the portrait's options on top, the family's portrait driver, then the PNG.
+// parses them, the portrait's options on top, then the family's ensemble through the run
+// pipeline into a portrait sink, which writes the PNG or the counts.
 #include "portrait_command.hpp"
 
 #include <map>
@@ -67,23 +68,16 @@ PortraitRecord record_of(const RunConfig& config, const PortraitLabels& labels, 
     return record;
 }
 
-// Runs `compute` with progress on standard error (unless --quiet), writes the PNG (or with
-// --out FILE.h5 the counts) into the output opened before the run, commits it, and prints the
-// summary line with the trajectories' statuses.
-void run_and_write(const RunConfig& config, AtomicOutputFile& file, const PortraitRecord& record,
-                   const PortraitSettings& settings,
-                   const std::function<PortraitResult(const ProgressCallback&)>& compute) {
-    RunReporter reporter(record.trajectories, config.quiet, config.time.steps);
-    const PortraitResult result = compute(reporter.callback());
-    for (const auto& [status, count] : result.statuses)
-        for (std::uint64_t k = 0; k < count; ++k) reporter.count_status(status);
-    if (is_hdf5_path(config.out))
-        write_portrait_counts(file, result.histogram, record);
-    else
-        write_portrait_png(file, result.histogram, record.labels, record.colouring,
-                           settings.energy ? &*settings.energy : nullptr);
-    file.commit();  // only now does the output appear under its name
-    reporter.finish(config.backend.description, file.description());
+// The portrait sink of a run: it writes the PNG (or with --out FILE.h5 the counts) into the output
+// opened before the run, which the pipeline then commits.
+PortraitSink::Write writer(const RunConfig& config, AtomicOutputFile& file, const PortraitRecord& record,
+                           const PortraitSettings& settings) {
+    return [&config, &file, record, energy = settings.energy](const DensityHistogram& histogram) {
+        if (is_hdf5_path(config.out))
+            write_portrait_counts(file, histogram, record);
+        else
+            write_portrait_png(file, histogram, record.labels, record.colouring, energy ? &*energy : nullptr);
+    };
 }
 
 }  // namespace
@@ -152,10 +146,10 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     validate_pixel_grid(settings.grid);
     if (colouring == PortraitColouring::mean_energy) settings.energy.emplace(bounds.emin, bounds.emax);
     const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p", describe("pendulum", config)};
-    run_and_write(config, file, record_of(config, labels, colouring, settings, run.job.size()), settings,
-                  [&](const ProgressCallback& progress) {
-                      return compute_pendulum_portrait(run.job, config, settings, periodic, progress);
-                  });
+    PortraitSink sink(settings, config.backend.backend == Backend::cuda, config.threads,
+                      writer(config, file, record_of(config, labels, colouring, settings, run.job.size()), settings));
+    const std::unique_ptr<Ensemble> ensemble = make_pendulum_portrait_ensemble(run.job, config, sink, periodic);
+    run_pipeline(config, *ensemble, sink, file);
 }
 
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
@@ -197,10 +191,11 @@ void run_portrait_spin_command(const PortraitSpinOptions& options) {
         sphere ? "spin " + i + ", Lambert equal-area: north (z >= 0) left, seen from above; south right, from below"
                : "s" + i + "^z",
         sphere ? "spin " + i + ", Lambert equal-area (y)" : "s" + next + "^z", describe("spin", config)};
-    run_and_write(config, file, record_of(config, labels, colouring, settings, run.job.initial.chains), settings,
-                  [&](const ProgressCallback& progress) {
-                      return compute_spin_portrait(run.job, config, settings, plane, progress);
-                  });
+    PortraitSink sink(
+        settings, spin_portrait_on_device(config), config.threads,
+        writer(config, file, record_of(config, labels, colouring, settings, run.job.initial.chains), settings));
+    const std::unique_ptr<Ensemble> ensemble = make_spin_portrait_ensemble(run.job, config, sink, plane);
+    run_pipeline(config, *ensemble, sink, file);
 }
 
 }  // namespace geomint

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "portrait_cpu_recording.hpp"
 #include "run_reporting.hpp"
 #include "save_recorder.hpp"
 #include "spin_body.hpp"
@@ -46,10 +47,13 @@ struct SpinBatch {
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
 // a contiguous per-thread buffer (stride 1) and run by the same body as on the GPU; the results
 // do not depend on the layout, the thread count or the chunking. `progress` (if set) is
-// called as chains finish. With `saves`, the states it asks for are written there too
-// (kernels/save_recorder.hpp).
+// called as chains finish. What the bodies record besides the final state, at most one of:
+// `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`, every state its
+// schedule picks, into the running thread's histogram (one for each of the `threads`). Every
+// ensemble run and every portrait runs through this one loop.
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
-                        const ProgressCallback& progress = {}, const SaveRecorder<Real>* saves = nullptr);
+                        const ProgressCallback& progress = {}, const SaveRecorder<Real>* saves = nullptr,
+                        const CpuPortraitRecording* portrait = nullptr);
 
 }  // namespace geomint

@@ -1,6 +1,7 @@
 // CPU backend for spin ensembles: an OpenMP loop over the shared per-chain body.
 #include <omp.h>
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "spin_batch.hpp"
@@ -9,9 +10,12 @@ namespace geomint {
 
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
-                        const ProgressCallback& progress, const SaveRecorder<Real>* saves) {
+                        const ProgressCallback& progress, const SaveRecorder<Real>* saves,
+                        const CpuPortraitRecording* portrait) {
     const auto n = static_cast<long long>(batch.chains);
     const int thread_count = threads > 0 ? threads : omp_get_max_threads();
+    if (portrait != nullptr && (saves != nullptr || portrait->threads < thread_count))
+        throw std::invalid_argument("a spin batch records saves or a portrait with a histogram per thread");
     const std::size_t state_reals = 3 * static_cast<std::size_t>(batch.spins);
     const std::size_t work_reals = spin_workspace_reals(model, batch.spins);
     // Every thread's contiguous chain and workspace, allocated here, before the parallel region:
@@ -19,15 +23,17 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
     // inside OpenMP.
     const std::size_t per_thread = state_reals + work_reals;
     std::vector<Real> buffers(per_thread * static_cast<std::size_t>(thread_count));
-    // One loop for both bodies; the one without saves is compiled as before (NoRecorder). The
-    // body runs chain t as chain 0 of its one-chain view: the recorder is told which chain it is.
-    const auto run = [&](auto scheme, auto system, const auto& recorder) {
-        using Recorder = std::decay_t<decltype(recorder)>;
+    // One loop for every recorder; the one without a recorder is compiled as before (NoRecorder).
+    // The body runs chain t as chain 0 of its one-chain view: `recorder_of(thread, t)` gives the
+    // recorder of chain t on that thread (a portrait's records into the thread's own histogram).
+    const auto run = [&](auto scheme, auto system, const auto& recorder_of) {
+        using Recorder = std::decay_t<decltype(recorder_of(0, std::size_t{0}))>;
         using Body = SpinChainBody<decltype(scheme), decltype(system), Real, Recorder>;
 #pragma omp parallel num_threads(thread_count)
         {
+            const int thread = omp_get_thread_num();
             // One contiguous chain per thread: the body sees it as an ensemble of one.
-            Real* state = buffers.data() + per_thread * static_cast<std::size_t>(omp_get_thread_num());
+            Real* state = buffers.data() + per_thread * static_cast<std::size_t>(thread);
             Real* workspace = state + state_reals;
             Real energy_error = 0, norm_error = 0;
             long long iterations = 0, steps = 0;
@@ -38,10 +44,7 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
 #pragma omp for schedule(dynamic, 4)
             for (long long t = 0; t < n; ++t) {
                 for (std::size_t k = 0; k < state_reals; ++k) state[k] = batch.state[k * batch.chains + t];
-                Recorder chain_recorder = recorder;
-                if constexpr (!std::is_same_v<Recorder, NoRecorder>)
-                    chain_recorder = recorder.starting_at(static_cast<std::size_t>(t));
-                const Body body{scheme, system, local, step, chain_recorder};
+                const Body body{scheme, system, local, step, recorder_of(thread, static_cast<std::size_t>(t))};
                 body(0);
                 for (std::size_t k = 0; k < state_reals; ++k) batch.state[k * batch.chains + t] = state[k];
                 batch.norm_error[t] = norm_error;
@@ -51,16 +54,20 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
         }
     };
     with_spin_types<Real>(model, [&](auto scheme, auto system) {
-        if (saves == nullptr)
-            run(scheme, system, NoRecorder{});
+        if (portrait != nullptr)
+            run(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
+        else if (saves != nullptr)
+            run(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
         else
-            run(scheme, system, *saves);
+            run(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
     });
 }
 
 template void run_spin_batch_cpu<double>(const SpinModel&, const SpinStepSettings<double>&, SpinBatch<double>&, int,
-                                         const ProgressCallback&, const SaveRecorder<double>*);
+                                         const ProgressCallback&, const SaveRecorder<double>*,
+                                         const CpuPortraitRecording*);
 template void run_spin_batch_cpu<float>(const SpinModel&, const SpinStepSettings<float>&, SpinBatch<float>&, int,
-                                        const ProgressCallback&, const SaveRecorder<float>*);
+                                        const ProgressCallback&, const SaveRecorder<float>*,
+                                        const CpuPortraitRecording*);
 
 }  // namespace geomint

@@ -4,12 +4,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "copy_outcome.hpp"
 #include "cuda_backend.hpp"
 #include "lookahead_compute.hpp"
+#include "portrait_cpu_recording.hpp"
 #include "spin_batch.hpp"
+#include "spin_portrait_cuda.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -22,16 +27,29 @@ constexpr double kChunkBytes = 1 << 30;
 template <class Real>
 class SpinEnsemble final : public Ensemble {
 public:
-    SpinEnsemble(const SpinJob& job, const RunConfig& config)
+    SpinEnsemble(const SpinJob& job, const RunConfig& config, const PortraitTarget* portrait)
         : job_(job), config_(config), step_{static_cast<Real>(config.time.dt), config.time.steps, {}} {
+        if (portrait != nullptr) portrait_ = *portrait;
         step_.newton.max_iterations = config.newton_max_iterations;
         const int d = job.initial.spins;
         const double chain_bytes = double(sizeof(Real)) * (3.0 * d + double(spin_workspace_reals(job.model, d)) + 8);
         const std::uint64_t by_memory =
             std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
         capacity_ = static_cast<std::size_t>(std::min({config.chunk_size, by_memory, job.initial.chains}));
-        if (config.backend.backend == Backend::cuda)
-            cuda_ = std::make_unique<SpinCudaRunner<Real>>(job.model, step_, d, capacity_, config.save_every);
+        // The CUDA spin kernels are instantiated in double only.
+        if constexpr (std::is_same_v<Real, double>) {
+            if (portrait != nullptr) {
+                // The portrait's own CUDA kernels (the body with atomic adds into the device histogram).
+                if (portrait->device_view)
+                    portrait_cuda_ = std::make_unique<SpinPortraitCudaRunner<double>>(
+                        job.model, step_, d, capacity_, portrait->settings.grid, *portrait->device_view,
+                        portrait->settings.schedule, portrait->plane);
+            } else if (config.backend.backend == Backend::cuda) {
+                cuda_ = std::make_unique<SpinCudaRunner<double>>(job.model, step_, d, capacity_, config.save_every);
+            }
+        } else if (portrait != nullptr && portrait->device_view) {
+            throw std::invalid_argument("float spin portraits are recorded on the CPU");
+        }
         lookahead_ = ChunkLookahead(job.initial.chains, capacity_);
         chain_.resize(3 * static_cast<std::size_t>(d));
         if (job.exact) wave_ = job.initial.wave();
@@ -47,19 +65,13 @@ public:
         if (config_.save_every > 0 && !cuda_)
             saves_.assign(static_cast<std::size_t>(save_count(config_.time.steps, config_.save_every)) * n * 3 * d,
                           std::numeric_limits<Real>::quiet_NaN());
-        if (cuda_) {
-            // Double-buffered: this chunk was (usually) launched ahead by the previous call, and the
-            // next one is queued before returning, so the device works while the pipeline writes.
-            const int slot = compute_with_lookahead(lookahead_, *cuda_, begin, n,
-                                                    [&](int s, std::uint64_t first, std::size_t count) {
-                                                        fill_state(cuda_->slot_view(s, count).state, first, count);
-                                                    })
-                                 .slot;
-            copy_from_slot(slot, n);
-            if (progress) progress(n);
-        } else {
+        if (portrait_) fill_energy_codes(*portrait_, begin, n, codes_);
+        if (!compute_on_device(begin, n, progress)) {
             fill_state(batch_.state.data(), begin, n);
-            if (config_.save_every > 0) {
+            if (portrait_) {
+                const CpuPortraitRecording recording = cpu_recording(*portrait_, codes_);
+                run_spin_batch_cpu<Real>(job_.model, step_, batch_, config_.threads, progress, nullptr, &recording);
+            } else if (config_.save_every > 0) {
                 const SaveRecorder<Real> recorder{saves_.data(), n, 3 * d, config_.save_every, config_.time.steps};
                 run_spin_batch_cpu(job_.model, step_, batch_, config_.threads, progress, &recorder);
             } else {
@@ -111,16 +123,37 @@ private:
         }
     }
 
+    // Chains [begin, begin + n) on the device, when the run has a CUDA runner (double only: the
+    // branch is not compiled for float, whose kernels do not exist); false otherwise.
+    bool compute_on_device(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) {
+        if constexpr (!std::is_same_v<Real, double>) {
+            return false;
+        } else if (portrait_cuda_) {
+            fill_state(batch_.state.data(), begin, n);
+            portrait_cuda_->run(batch_.state.data(), codes_.empty() ? nullptr : codes_.data(), n, batch_.status.data());
+        } else if (cuda_) {
+            // Double-buffered: this chunk was (usually) launched ahead by the previous call, and the
+            // next one is queued before returning, so the device works while the pipeline writes.
+            const int slot = compute_with_lookahead(lookahead_, *cuda_, begin, n,
+                                                    [&](int s, std::uint64_t first, std::size_t count) {
+                                                        fill_state(cuda_->slot_view(s, count).state, first, count);
+                                                    })
+                                 .slot;
+            copy_from_slot(slot, n);
+        } else {
+            return false;
+        }
+        if (progress) progress(n);
+        return true;
+    }
+
     // A finished CUDA slot's chunk into the batch (and saves), where columns() and the derived
     // column read it; the slot is refilled by the next call.
     void copy_from_slot(int slot, std::size_t n) {
         const SpinBatchView<Real> v = cuda_->slot_view(slot, n);
         std::copy_n(v.state, batch_.state.size(), batch_.state.data());
         std::copy_n(v.norm_error, n, batch_.norm_error.data());
-        std::copy_n(v.outcome.energy_error, n, batch_.energy_error.data());
-        std::copy_n(v.outcome.newton_iterations, n, batch_.newton_iterations.data());
-        std::copy_n(v.outcome.steps_completed, n, batch_.steps_completed.data());
-        std::copy_n(v.outcome.status, n, batch_.status.data());
+        copy_outcome(v.outcome, batch_.outcome(), n);
         // The saves stay in the slot's pinned buffer, which is not refilled before the next call.
         cuda_saves_ = cuda_->slot_saves(slot);
     }
@@ -150,20 +183,27 @@ private:
     std::vector<double> chain_;  // one chain's initial spins, as the source gives them
     spin::SpinWave<double> wave_{};
     std::vector<double> wave_error_;
-    std::vector<Real> saves_;           // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
-    ChunkLookahead lookahead_{0, 1};    // the CUDA path's chunk launched ahead
-    const Real* cuda_saves_ = nullptr;  // the CUDA path's saves of the last chunk (in its slot)
-    std::unique_ptr<SpinCudaRunner<Real>> cuda_;
+    std::vector<Real> saves_;                       // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
+    ChunkLookahead lookahead_{0, 1};                // the CUDA path's chunk launched ahead
+    const Real* cuda_saves_ = nullptr;              // the CUDA path's saves of the last chunk (in its slot)
+    std::unique_ptr<SpinCudaRunner<double>> cuda_;  // the CUDA kernels exist in double only
+    std::optional<PortraitTarget> portrait_;        // set: a portrait's ensemble
+    std::vector<std::uint32_t> codes_;              // the portrait's energy codes of the chunk
+    std::unique_ptr<SpinPortraitCudaRunner<double>> portrait_cuda_;
 };
 
 }  // namespace
 
-std::unique_ptr<Ensemble> make_spin_ensemble(const SpinJob& job, const RunConfig& config) {
+std::unique_ptr<Ensemble> make_spin_ensemble(const SpinJob& job, const RunConfig& config,
+                                             const PortraitTarget* portrait) {
     // The structure runs float too (SpinEnsemble<float>); the option waits for the accuracy work
-    // of float spin steps (tolerances, CUDA instantiation), so double only for now.
-    if (config.precision == Precision::float32)
-        throw UsageError("--precision", "spin systems run in double only for now");
-    return std::make_unique<SpinEnsemble<double>>(job, config);
+    // of float spin steps (tolerances, CUDA instantiation), so double only for now, except for a
+    // portrait (recorded on the CPU), which has always taken it.
+    if (config.precision == Precision::float32) {
+        if (portrait == nullptr) throw UsageError("--precision", "spin systems run in double only for now");
+        return std::make_unique<SpinEnsemble<float>>(job, config, portrait);
+    }
+    return std::make_unique<SpinEnsemble<double>>(job, config, portrait);
 }
 
 }  // namespace geomint
