@@ -71,8 +71,9 @@ CLI::App* add_portrait_add_command(CLI::App& portrait, PortraitAddOptions& o) {
     cmd->footer(
         "The files must agree on the pixel grid and extent, the axes, command, model, scheme, --skip-steps,\n"
         "--record-every and --colour (and for --colour energy on the energy range); an error names the first\n"
-        "file that differs. Give --p-range (pendulum) to runs meant to be added: its default depends on\n"
-        "the ensemble. One FILE with --out FILE.png gives the PNG the run itself would have written.");
+        "file that differs. Give --p-range (pendulum) and, with --colour energy, --energy-range to runs meant\n"
+        "to be added: their defaults depend on the ensemble. One FILE with --out FILE.png gives the PNG the run itself "
+        "would have written.");
     return cmd;
 }
 

@@ -131,6 +131,7 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     const ValueRange q = q_range ? *q_range : ValueRange{portrait::kPendulumQMin, portrait::kPendulumQMax};
     settings.schedule = parse_record_schedule(o, config.time.steps);
     const PortraitColouring colouring = parse_colouring(o.colour);
+    const std::optional<ValueRange> energy_range = parse_energy_range(o, colouring);
     // Everything is checked: --print-config prints the file and stops here.
     if (record_configuration(options.family.common, config, implied_pendulum_configuration(options.family, run)))
         return;
@@ -144,7 +145,9 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     }
     settings.grid.extent = {q.low, q.high, p_range->low, p_range->high};
     validate_pixel_grid(settings.grid);
-    if (colouring == PortraitColouring::mean_energy) settings.energy.emplace(bounds.emin, bounds.emax);
+    if (colouring == PortraitColouring::mean_energy)
+        settings.energy =
+            energy_range ? EnergyScale(energy_range->low, energy_range->high) : EnergyScale(bounds.emin, bounds.emax);
     const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p", describe("pendulum", config)};
     PortraitSink sink(settings, config.backend.backend == Backend::cuda, config.threads,
                       writer(config, file, record_of(config, labels, colouring, settings, run.job.size()), settings));
@@ -181,11 +184,14 @@ void run_portrait_spin_command(const PortraitSpinOptions& options) {
     validate_pixel_grid(settings.grid);
     settings.schedule = parse_record_schedule(o, config.time.steps);
     const PortraitColouring colouring = parse_colouring(o.colour);
+    const std::optional<ValueRange> energy_range = parse_energy_range(o, colouring);
     // Everything is checked: --print-config prints the file and stops here.
     if (record_configuration(options.family.common, config, implied_spin_configuration(options.family, run))) return;
     AtomicOutputFile file = open_output(config);  // a bad destination is refused before any work
 
-    if (colouring == PortraitColouring::mean_energy) settings.energy = scan_spin_energies(run.job, config.precision);
+    if (colouring == PortraitColouring::mean_energy)
+        settings.energy = energy_range ? EnergyScale(energy_range->low, energy_range->high)
+                                       : scan_spin_energies(run.job, config.precision);
     const std::string i = std::to_string(spin), next = std::to_string(plane.next + 1);
     const PortraitLabels labels{
         sphere ? "spin " + i + ", Lambert equal-area: north (z >= 0) left, seen from above; south right, from below"

@@ -31,6 +31,9 @@ void add_portrait_options(CLI::App& cmd, PortraitOptions& o, bool pendulum) {
     cmd.add_option("--colour", o.colour,
                    "density (log visits, viridis) or energy (mean initial energy per visit; opacity: log visits)")
         ->capture_default_str();
+    cmd.add_option("--energy-range", o.energy_range,
+                   "LOW:HIGH of the --colour energy scale (default: the ensemble's initial energies); runs meant "
+                   "to be added with `portrait add` need the same range; energies outside it take its end colours");
 }
 
 int parse_image_dimension(const std::string& text, const std::string& option, int fallback) {
@@ -68,6 +71,13 @@ PortraitColouring parse_colouring(const std::string& text) {
     if (text == "density") return PortraitColouring::log_density;
     if (text == "energy") return PortraitColouring::mean_energy;
     throw UsageError("--colour", "unknown colouring '" + text + "' (valid: density, energy)");
+}
+
+std::optional<ValueRange> parse_energy_range(const PortraitOptions& o, PortraitColouring colouring) {
+    const std::optional<ValueRange> range = parse_value_range(o.energy_range, "--energy-range");
+    if (range && colouring != PortraitColouring::mean_energy)
+        throw UsageError("--energy-range", "needs --colour energy (it sets the range of the energy colours)");
+    return range;
 }
 
 }  // namespace geomint

@@ -17,6 +17,7 @@ struct PortraitOptions {
     std::string q_range, p_range;  // pendulum: LOW:HIGH
     std::string skip_steps = "0", record_every = "1";
     std::string colour = "density";
+    std::string energy_range;  // --colour energy: LOW:HIGH of the colour scale (default: the ensemble's)
     std::string plane = "sphere", spin = "1";  // spins
 };
 
@@ -37,5 +38,8 @@ portrait::RecordSchedule parse_record_schedule(const PortraitOptions& options, l
 
 // --colour density|energy.
 PortraitColouring parse_colouring(const std::string& text);
+
+// --energy-range LOW:HIGH, only with --colour energy; std::nullopt when not given.
+std::optional<ValueRange> parse_energy_range(const PortraitOptions& options, PortraitColouring colouring);
 
 }  // namespace geomint

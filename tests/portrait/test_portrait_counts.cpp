@@ -182,6 +182,51 @@ TEST(PortraitCounts, EnergySumsAddOnTheSameScaleOnly) {
     EXPECT_FALSE(std::filesystem::exists(sum));
 }
 
+// With one --energy-range, runs over other initial energies share the scale: their counts and
+// energy sums add to those of the run over both, and the sum renders that run's PNG.
+TEST(PortraitCounts, EnergySumsOfAGivenRangeAddAcrossEnsembles) {
+    ScratchFolder scratch;
+    const std::string run = "portrait pendulum" + kRun + kPortrait + "--colour energy --energy-range 0:1.5 --q0 ";
+    const std::string a = scratch.file("a.h5"), b = scratch.file("b.h5"), whole = scratch.file("whole.h5"),
+                      sum = scratch.file("sum.h5"), sum_png = scratch.file("sum.png"),
+                      whole_png = scratch.file("whole.png");
+    for (const auto& [q0, out] : {std::pair<std::string, std::string>{"-1:-0.5:3", a},
+                                  {"-0.25:0.5:4", b},
+                                  {"-1:0.5:7", whole},
+                                  {"-1:0.5:7", whole_png}}) {
+        const auto r = run_geomint(run + q0 + " --out " + out, scratch);
+        ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    }
+    auto r = run_geomint("portrait add --quiet " + a + " " + b + " --out " + sum, scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    for (const char* dataset : {"/counts", "/energy_sums"}) {
+        const std::vector<unsigned long long> first = counts_of(a, dataset), second = counts_of(b, dataset);
+        std::vector<unsigned long long> added(first.size());
+        for (std::size_t k = 0; k < first.size(); ++k) added[k] = first[k] + second[k];
+        EXPECT_TRUE(added == counts_of(whole, dataset)) << dataset;
+        EXPECT_TRUE(counts_of(sum, dataset) == counts_of(whole, dataset)) << dataset;
+    }
+    EXPECT_EQ(reals_attribute(Hdf5File(sum), "energy_range", 2), (std::vector<double>{0.0, 1.5}));
+    r = run_geomint("portrait add --quiet " + a + " " + b + " --out " + sum_png, scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    EXPECT_TRUE(decode(sum_png).pixels == decode(whole_png).pixels);
+}
+
+TEST(PortraitCounts, EnergyRangeNeedsEnergyColours) {
+    ScratchFolder scratch;
+    const std::string out = scratch.file("out.png");
+    for (const auto& [options, message] :
+         {std::pair<std::string, std::string>{"--energy-range 0:1", "--energy-range: needs --colour energy"},
+          {"--colour energy --energy-range 1:0", "--energy-range: LOW:HIGH needs LOW < HIGH"},
+          {"--colour energy --energy-range 0", "--energy-range: give LOW:HIGH"}}) {
+        const auto r =
+            run_geomint("portrait pendulum --q0 -1:0.5:7" + kRun + kPortrait + options + " --out " + out, scratch);
+        EXPECT_EQ(r.exit_code, 2) << options;
+        EXPECT_EQ(r.error_output.rfind("geomint: error: " + message, 0), 0u) << r.error_output;
+        EXPECT_FALSE(std::filesystem::exists(out));
+    }
+}
+
 struct BadAdd {
     std::string second;   // the options of the second run (the first: kPortrait)
     std::string message;  // after "geomint: error: SECOND: "
