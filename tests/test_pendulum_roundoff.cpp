@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "geomint/pendulum/implicit_node_solve.hpp"
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/pendulum/newmark.hpp"
 #include "geomint/pendulum/simpson.hpp"
@@ -34,15 +35,11 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 // it: Newmark q_{j+1} = 2x - q_j, Simpson q_{j+1} = 2 q_m - q_j - h^2/(4m) V'(q_m) and
 //   p_{j+1} = m/h (q_{j+1} - q_j) - h/6 (2 V'(q_m) + V'(q_{j+1}))      (math §1.2, right momentum).
 
+// The node x itself: the library's solve with a base of 0, where base + y is exactly y.
 template <class Real, class Potential>
 SolveStatus solve_node(const Potential& potential, Real a, Real rhs, Real& x) {
     long long iterations = 0;
-    x = rhs;
-    const auto residual = [&](Real y, Real& value, Real& derivative) {
-        value = y + a * potential.slope(y) - rhs;
-        derivative = Real(1) + a * potential.curvature(y);
-    };
-    return geomint::newton_scalar(residual, x, NewtonOptions<Real>{}, iterations);
+    return geomint::solve_node_displacement(potential, a, Real(0), rhs, x, NewtonOptions<Real>{}, iterations);
 }
 
 template <class Real, class Potential>
@@ -87,6 +84,34 @@ std::vector<RandomState> random_states(unsigned seed, int count) {
     return states;
 }
 
+// How far the present step and the former form land apart, in units of eps times each bound's scale.
+struct StepDifference {
+    double q, p;
+};
+
+// One step of the present `Scheme` and of `former` from 2000 random states of `seed`: q agrees to
+// 16 eps (|q_j| + |dq|) and p to 16 eps p_scale(state, q scale, |dp|). Returns the largest
+// differences in those units.
+template <class Scheme, class Former, class PScale>
+StepDifference expect_same_step_to_roundoff(unsigned seed, const Former& former, const PScale& p_scale) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    StepDifference worst{0, 0};
+    for (const RandomState& s : random_states(seed, 2000)) {
+        const PendulumPotential<double> pendulum{s.mass, s.omega};
+        double q_new = s.q, p_new = s.p, q_old = s.q, p_old = s.p;
+        long long iterations = 0;
+        EXPECT_EQ(Scheme{}.step(pendulum, s.h, q_new, p_new, NewtonOptions<double>{}, iterations), SolveStatus::ok);
+        EXPECT_EQ(former(pendulum, s.h, q_old, p_old), SolveStatus::ok);
+        const double scale_q = std::abs(s.q) + std::abs(q_new - s.q);
+        const double scale_p = p_scale(s, scale_q, std::abs(p_new - s.p));
+        EXPECT_LE(std::abs(q_new - q_old), 16 * kEps * scale_q) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
+        EXPECT_LE(std::abs(p_new - p_old), 16 * kEps * scale_p) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
+        worst.q = std::max(worst.q, std::abs(q_new - q_old) / (kEps * scale_q));
+        worst.p = std::max(worst.p, std::abs(p_new - p_old) / (kEps * scale_p));
+    }
+    return worst;
+}
+
 // The quadrature form p_{j+1} = p_j - h/6 (V'(q_j) + 4 V'(q_m) + V'(q_{j+1})) is the difference of
 // the two end-momentum equations of math §1.2, so the two forms agree exactly for the exact node;
 // in floating point they differ by round-off only. Error budget of the former form: q_m is
@@ -97,24 +122,14 @@ std::vector<RandomState> random_states(unsigned seed, int count) {
 // |p_j| + |dp|; bound 16 eps (s m/h + |p_j| + |dp|). A wrong quadrature weight would show as a
 // difference of order h |V'| / 6 >= 1e-5 here, six orders of magnitude above either bound.
 TEST(PendulumRoundoff, SimpsonQuadratureMomentumEqualsDifferenceForm) {
-    const unsigned seed = 20261203;
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    double worst_q = 0, worst_p = 0;  // largest difference in units of the bounds' eps scale
-    for (const RandomState& s : random_states(seed, 2000)) {
-        const PendulumPotential<double> pendulum{s.mass, s.omega};
-        double q_new = s.q, p_new = s.p, q_old = s.q, p_old = s.p;
-        long long iterations = 0;
-        ASSERT_EQ(Simpson{}.step(pendulum, s.h, q_new, p_new, NewtonOptions<double>{}, iterations), SolveStatus::ok);
-        ASSERT_EQ(simpson_difference_form_step(pendulum, s.h, q_old, p_old), SolveStatus::ok);
-        const double scale_q = std::abs(s.q) + std::abs(q_new - s.q);
-        const double scale_p = scale_q * s.mass / s.h + std::abs(s.p) + std::abs(p_new - s.p);
-        EXPECT_LE(std::abs(q_new - q_old), 16 * kEps * scale_q) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
-        EXPECT_LE(std::abs(p_new - p_old), 16 * kEps * scale_p) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
-        worst_q = std::max(worst_q, std::abs(q_new - q_old) / (kEps * scale_q));
-        worst_p = std::max(worst_p, std::abs(p_new - p_old) / (kEps * scale_p));
-    }
-    std::printf("simpson single steps: max |dq| = %.2f eps s, max |dp| = %.2f eps (s m/h + |p| + |dp|)\n", worst_q,
-                worst_p);
+    const StepDifference worst = expect_same_step_to_roundoff<Simpson>(
+        20261203,
+        [](const PendulumPotential<double>& pendulum, double h, double& q, double& p) {
+            return simpson_difference_form_step(pendulum, h, q, p);
+        },
+        [](const RandomState& s, double scale_q, double dp) { return scale_q * s.mass / s.h + std::abs(s.p) + dp; });
+    std::printf("simpson single steps: max |dq| = %.2f eps s, max |dp| = %.2f eps (s m/h + |p| + |dp|)\n", worst.q,
+                worst.p);
 }
 
 // Newmark's momentum update was already a quadrature (p_j - h V'(x)); its position update
@@ -122,19 +137,14 @@ TEST(PendulumRoundoff, SimpsonQuadratureMomentumEqualsDifferenceForm) {
 // former x within ~2 ulps of |q|, then 2x - q_j); p differs only through V' at the two nodes,
 // which differ by ~eps s: bound 16 eps (|p_j| + |dp| + h max|V''| s).
 TEST(PendulumRoundoff, NewmarkIncrementFormEqualsMidpointForm) {
-    const unsigned seed = 20261204;
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    for (const RandomState& s : random_states(seed, 2000)) {
-        const PendulumPotential<double> pendulum{s.mass, s.omega};
-        double q_new = s.q, p_new = s.p, q_old = s.q, p_old = s.p;
-        long long iterations = 0;
-        ASSERT_EQ(Newmark{}.step(pendulum, s.h, q_new, p_new, NewtonOptions<double>{}, iterations), SolveStatus::ok);
-        ASSERT_EQ(newmark_midpoint_form_step(pendulum, s.h, q_old, p_old), SolveStatus::ok);
-        const double scale_q = std::abs(s.q) + std::abs(q_new - s.q);
-        const double scale_p = std::abs(s.p) + std::abs(p_new - s.p) + s.h * s.mass * s.omega * s.omega * scale_q;
-        EXPECT_LE(std::abs(q_new - q_old), 16 * kEps * scale_q) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
-        EXPECT_LE(std::abs(p_new - p_old), 16 * kEps * scale_p) << "q=" << s.q << " p=" << s.p << " h=" << s.h;
-    }
+    expect_same_step_to_roundoff<Newmark>(
+        20261204,
+        [](const PendulumPotential<double>& pendulum, double h, double& q, double& p) {
+            return newmark_midpoint_form_step(pendulum, h, q, p);
+        },
+        [](const RandomState& s, double scale_q, double dp) {
+            return std::abs(s.p) + dp + s.h * s.mass * s.omega * s.omega * scale_q;
+        });
 }
 
 // --- compensated summation ----------------------------------------------------------------------
