@@ -1,6 +1,8 @@
 // Per-thread density histograms: allocation and the merge.
 #include "portrait_cpu_accumulator.hpp"
 
+#include <omp.h>
+
 #include <stdexcept>
 
 namespace geomint {

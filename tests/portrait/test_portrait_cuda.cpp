@@ -10,7 +10,7 @@
 #include "density_histogram.hpp"
 #include "geomint/portrait/pixel_grid.hpp"
 #include "geomint/portrait/plane.hpp"
-#include "portrait_cpu_accumulator.hpp"
+#include "portrait/accumulate_cpu.hpp"
 #include "portrait_cuda.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "geomint/portrait/pixel_grid.hpp"
 #include "geomint/portrait/plain_recorder.hpp"
 #include "geomint/portrait/record_schedule.hpp"
-#include "portrait_cpu_accumulator.hpp"
+#include "portrait/accumulate_cpu.hpp"
 
 namespace {
 
