@@ -18,11 +18,7 @@ namespace geomint {
 namespace {
 
 void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& reporter) {
-    for (const Column& column : columns) {
-        if (column.kind != ColumnKind::status) continue;
-        const auto* status = static_cast<const std::uint8_t*>(column.data);
-        for (std::size_t r = 0; r < rows; ++r) reporter.count_status(status_name(static_cast<SolveStatus>(status[r])));
-    }
+    for_each_status(columns, rows, [&](const char* name) { reporter.count_status(name); });
 }
 
 // The journal of a run whose output is a regular file and which can be written as a sweep file

@@ -3,8 +3,6 @@
 
 #include <stdexcept>
 
-#include "geomint/solve_status.hpp"
-
 namespace geomint {
 
 PortraitSink::PortraitSink(const PortraitSettings& settings, bool on_device, int threads, Write write)
@@ -28,11 +26,7 @@ PortraitTarget PortraitSink::target() {
 
 void PortraitSink::write_chunk(std::uint64_t, std::size_t n, const ColumnSet& columns, const void*) {
     // The visits were recorded while the chunk ran; what is left of it is how its trajectories ended.
-    for (const Column& column : columns) {
-        if (column.kind != ColumnKind::status) continue;
-        const auto* status = static_cast<const std::uint8_t*>(column.data);
-        for (std::size_t r = 0; r < n; ++r) ++statuses_[status_name(static_cast<SolveStatus>(status[r]))];
-    }
+    for_each_status(columns, n, [&](const char* name) { ++statuses_[name]; });
 }
 
 void PortraitSink::finish() {

@@ -3,9 +3,12 @@
 // sinks) need nothing else.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "geomint/solve_status.hpp"
 
 namespace geomint {
 
@@ -23,5 +26,16 @@ struct Column {
 };
 
 using ColumnSet = std::vector<Column>;
+
+// Calls count(name) with the status name of each of the first `rows` entries of every status
+// column: how the pipeline's summary and a portrait tally how a chunk's trajectories ended.
+template <class Count>
+void for_each_status(const ColumnSet& columns, std::size_t rows, const Count& count) {
+    for (const Column& column : columns) {
+        if (column.kind != ColumnKind::status) continue;
+        const auto* status = static_cast<const std::uint8_t*>(column.data);
+        for (std::size_t r = 0; r < rows; ++r) count(status_name(static_cast<SolveStatus>(status[r])));
+    }
+}
 
 }  // namespace geomint
