@@ -42,15 +42,55 @@ double checksum(const PendulumBatch<Real>& batch) {
     return sum;
 }
 
+// Argument 2: CPU threads (0: all cores); argument 3: 1 for the SIMD lanes where the run has them
+// (double), 0 for the scalar body (geomint::CpuLanes).
 template <class Real>
 void BM_pendulum_cpu(benchmark::State& state) {
     const PendulumModel model = model_for(state);
     const auto n = static_cast<std::size_t>(state.range(1));
+    const int threads = static_cast<int>(state.range(2));
+    const auto lanes = state.range(3) != 0 ? geomint::CpuLanes::automatic : geomint::CpuLanes::scalar;
     const long long steps = 1000;
     auto batch = make_batch<Real>(n);
     const PendulumStepSettings<Real> step{Real(1e-3), steps, {}};
+    state.SetLabel(geomint::cpu_pendulum_lanes<Real>(model, lanes).instruction_set);
     for (auto _ : state) {
-        geomint::run_pendulum_batch_cpu(model, step, batch, 0);
+        geomint::run_pendulum_batch_cpu<Real>(model, step, batch, threads, {}, nullptr, nullptr, lanes);
+        benchmark::DoNotOptimize(batch.q.data());
+    }
+    state.counters["checksum"] = checksum(batch);
+    state.counters["traj_steps_per_s"] =
+        benchmark::Counter(double(n) * double(steps), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The yardstick of the SIMD targets (issue 9): a plain single-threaded scalar loop of the
+// Newmark step as anyone would first write it (the midpoint by Newton on x + h^2/(4m) V'(x) =
+// q + h/(2m) p, to 4 eps; q, p updated in place; the C library's sin and cos; no energy,
+// status or compensated sums), over the same ensemble and step as BM_pendulum_cpu.
+void BM_pendulum_plain_scalar_loop(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const long long steps = 1000;
+    const double h = 1e-3;
+    auto batch = make_batch<double>(n);
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const double m = batch.mass[i], k = m * batch.omega[i] * batch.omega[i];
+            const double a = h * h / (4 * m);
+            double q = batch.q0[i], p = batch.p0[i];
+            for (long long j = 0; j < steps; ++j) {
+                const double rhs = q + h / (2 * m) * p;
+                double x = rhs;
+                for (int it = 0; it < 50; ++it) {
+                    const double correction = (x + a * k * std::sin(x) - rhs) / (1 + a * k * std::cos(x));
+                    x -= correction;
+                    if (std::abs(correction) <= 4 * 2.220446049250313e-16 * (1 + std::abs(x))) break;
+                }
+                p -= h * k * std::sin(x);
+                q = 2 * x - q;
+            }
+            batch.q[i] = q;
+            batch.p[i] = p;
+        }
         benchmark::DoNotOptimize(batch.q.data());
     }
     state.counters["checksum"] = checksum(batch);
@@ -81,8 +121,11 @@ void BM_pendulum_cuda(benchmark::State& state) {
 // Every scheme of the registry, so that the explicit yardsticks are timed alongside the implicit ones.
 int scheme_count() { return static_cast<int>(geomint::registry_names(geomint::PendulumSchemes{}).size()); }
 
+// Every scheme on one thread and on all cores, with the SIMD lanes and with the scalar body.
 void cpu_sizes(benchmark::internal::Benchmark* b) {
-    for (int scheme = 0; scheme < scheme_count(); ++scheme) b->Args({scheme, 4096});
+    for (int scheme = 0; scheme < scheme_count(); ++scheme)
+        for (int threads : {1, 0})
+            for (int lanes : {1, 0}) b->Args({scheme, 4096, threads, lanes});
     b->UseRealTime()->Unit(benchmark::kMillisecond);  // wall time: the work runs on OpenMP threads
 }
 
@@ -94,6 +137,7 @@ void gpu_sizes(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
+BENCHMARK(BM_pendulum_plain_scalar_loop)->Arg(4096)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_pendulum_cpu, double)->Apply(cpu_sizes);
 BENCHMARK_TEMPLATE(BM_pendulum_cpu, float)->Apply(cpu_sizes);
 BENCHMARK_TEMPLATE(BM_pendulum_cuda, double)->Apply(gpu_sizes);

@@ -8,6 +8,7 @@
 
 #include "pendulum_body.hpp"
 #include "pendulum_dispatch.hpp"
+#include "pendulum_lanes.hpp"
 #include "portrait_cpu_recording.hpp"
 #include "run_reporting.hpp"
 #include "save_recorder.hpp"
@@ -40,15 +41,25 @@ struct PendulumBatch {
     }
 };
 
+// Whether a double-precision run may use the SIMD lanes (pendulum_lanes.hpp): `automatic` runs
+// them whenever this CPU has them and the scheme and potential have a lane form; `scalar` always
+// runs the per-trajectory body the CUDA kernel runs (--backend cpu-scalar).
+enum class CpuLanes { automatic, scalar };
+
 // Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling
-// `progress` (if set) as trajectories finish. Each trajectory is independent, so the result
-// is bitwise the same for any thread count. What the bodies record besides the final state, at
-// most one of: `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`, every
-// state its schedule picks, into the running thread's histogram (it must have a histogram for
-// each of the `threads`). Every ensemble run and every portrait runs through this one loop.
+// `progress` (if set) as trajectories finish. Each trajectory is independent (a lane's result
+// depends on its own inputs only), so the result is bitwise the same for any thread count. What the bodies record
+// besides the final state, at most one of: `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`,
+// every state its schedule picks, into the running thread's histogram (it must have a histogram for each of the
+// `threads`). Every ensemble run and every portrait runs through this one loop.
 template <class Real>
 void run_pendulum_batch_cpu(const PendulumModel& model, const PendulumStepSettings<Real>& step,
                             PendulumBatch<Real>& batch, int threads, const ProgressCallback& progress = {},
-                            const SaveRecorder<Real>* saves = nullptr, const CpuPortraitRecording* portrait = nullptr);
+                            const SaveRecorder<Real>* saves = nullptr, const CpuPortraitRecording* portrait = nullptr,
+                            CpuLanes lanes = CpuLanes::automatic);
+
+// The lanes a run of `model` in `Real` uses with `lanes` (none: the scalar body), for reports.
+template <class Real>
+PendulumLaneRunner cpu_pendulum_lanes(const PendulumModel& model, CpuLanes lanes);
 
 }  // namespace geomint

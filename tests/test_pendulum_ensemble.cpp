@@ -72,9 +72,12 @@ TEST(PendulumEnsembleCpu, BitwiseIndependentOfThreadCount) {
 }
 
 TEST(PendulumEnsembleCpu, EqualsThePerTrajectoryBody) {
+    // The scalar path runs the body itself (the SIMD lanes differ in sin and cos only:
+    // test_pendulum_lanes.cpp).
     auto batch = make_batch(101);
     const auto settings = settings_for("simpson");
-    run_cpu(settings, batch, 2);
+    geomint::run_pendulum_batch_cpu<double>(settings.model, settings.step, batch, 2, {}, nullptr, nullptr,
+                                            geomint::CpuLanes::scalar);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const geomint::PendulumPotential<double> potential{batch.mass[i], batch.omega[i]};
         const auto r = geomint::integrate_trajectory(geomint::Simpson{}, potential, batch.q0[i], batch.p0[i],

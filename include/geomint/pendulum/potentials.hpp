@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 
+#include "geomint/elementary_functions.hpp"
 #include "geomint/parameter_spec.hpp"
 #include "geomint/platform.hpp"
 
@@ -31,9 +32,9 @@ struct PendulumPotential {
 
     GEOMINT_HD static PendulumPotential from_parameters(const Real*) { return {}; }
     static double lowest_curvature(double omega, const double*) { return -omega * omega; }
-    GEOMINT_HD Real value(Real q) const { return mass * omega * omega * (Real(1) - std::cos(q)); }
-    GEOMINT_HD Real slope(Real q) const { return mass * omega * omega * std::sin(q); }
-    GEOMINT_HD Real curvature(Real q) const { return mass * omega * omega * std::cos(q); }
+    GEOMINT_HD Real value(Real q) const { return mass * omega * omega * (Real(1) - cos_of(q)); }
+    GEOMINT_HD Real slope(Real q) const { return mass * omega * omega * sin_of(q); }
+    GEOMINT_HD Real curvature(Real q) const { return mass * omega * omega * cos_of(q); }
 };
 
 // Duffing oscillator, V(q) = m (w^2 q^2 / 2 + beta q^4 / 4): a hardening

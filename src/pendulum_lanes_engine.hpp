@@ -1,0 +1,332 @@
+// The pendulum schemes in SIMD lanes (pendulum_lanes.hpp): integrate_trajectory, the schemes'
+// increments and newton_scalar, rewritten over W lanes with masks instead of branches. Each lane
+// performs the scalar body's floating-point operations in the same order (the comments name the
+// scalar line each mirrors), so a lane's result depends only on its own inputs: the same for any
+// width, thread count or chunk size. Included by one translation unit per instruction set
+// (pendulum_lanes_avx512.cpp, ...), each with an `Isa` type of internal linkage, so that every
+// function here is instantiated per instruction set and the linker never mixes them.
+// Isa provides: static constexpr int width; static void sincos(const double* x, double* s, double* c)
+// over `width` values (SLEEF's deterministic functions: the same bits at every width, and as
+// the scalar body's sin_of and cos_of, geomint/elementary_functions.hpp).
+// Uses only builtins, never an inline function of another header, for the same reason.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "geomint/pendulum/blanes_moan_rkn4.hpp"
+#include "geomint/solve_status.hpp"
+#include "pendulum_lanes.hpp"
+
+namespace geomint::lanes {
+
+template <class Isa, LanePotential kind>
+struct Lanes {
+    static constexpr int W = Isa::width;
+    using Mask = bool[W];
+
+    // Per-lane constants of the potential: pendulum V = k (1 - cos q) with k = (m w) w as
+    // PendulumPotential computes m * w * w; Duffing V = m (w2 q^2/2 + beta q^4/4) with w2 = w w.
+    double m[W], k[W], w2[W];
+    double beta;
+
+    // V'(x) and V''(x) (PendulumPotential::slope, curvature; DuffingPotential::slope, curvature).
+    void slope_curvature(const double* x, double* slope, double* curvature) const {
+        if constexpr (kind == LanePotential::pendulum) {
+            double s[W], c[W];
+            Isa::sincos(x, s, c);
+#pragma omp simd
+            for (int l = 0; l < W; ++l) {
+                slope[l] = k[l] * s[l];
+                curvature[l] = k[l] * c[l];
+            }
+        } else {
+#pragma omp simd
+            for (int l = 0; l < W; ++l) {
+                slope[l] = m[l] * (w2[l] * x[l] + beta * x[l] * x[l] * x[l]);
+                curvature[l] = m[l] * (w2[l] + 3.0 * beta * x[l] * x[l]);
+            }
+        }
+    }
+    void slope(const double* x, double* out) const {
+        double unused[W];
+        slope_curvature(x, out, unused);
+    }
+    // V(q) and V'(q) together (one sincos for the energy and the next step's force).
+    void value_slope(const double* q, double* value, double* slope) const {
+        if constexpr (kind == LanePotential::pendulum) {
+            double s[W], c[W];
+            Isa::sincos(q, s, c);
+#pragma omp simd
+            for (int l = 0; l < W; ++l) {
+                value[l] = k[l] * (1.0 - c[l]);
+                slope[l] = k[l] * s[l];
+            }
+        } else {
+#pragma omp simd
+            for (int l = 0; l < W; ++l) {
+                const double q2 = q[l] * q[l];
+                value[l] = m[l] * (w2[l] * q2 / 2.0 + beta * q2 * q2 / 4.0);
+                slope[l] = m[l] * (w2[l] * q[l] + beta * q[l] * q[l] * q[l]);
+            }
+        }
+    }
+
+    // newton_scalar on y + a V'(base + y) = rhs (solve_node_displacement) for the lanes of
+    // `active`, each lane's iteration masked once it has converged or failed: its y and
+    // iteration count are never touched again. status[l] is set for the active lanes.
+    void solve_node(const double* a, const double* base, const double* rhs, double* y, const Mask& active,
+                    std::uint8_t* status, long long* iterations, const PendulumLaneTask& task) const {
+        bool solving[W];
+        double previous[W], first_derivative[W];
+        bool any = false;
+        for (int l = 0; l < W; ++l) {
+            y[l] = rhs[l];  // y = rhs
+            solving[l] = active[l];
+            previous[l] = std::numeric_limits<double>::infinity();
+            first_derivative[l] = 0.0;
+            status[l] = static_cast<std::uint8_t>(SolveStatus::newton_max_iterations);
+            any = any || solving[l];
+        }
+        constexpr auto ok = static_cast<std::uint8_t>(SolveStatus::ok);
+        constexpr auto non_finite = static_cast<std::uint8_t>(SolveStatus::non_finite);
+        constexpr auto not_unique = static_cast<std::uint8_t>(SolveStatus::root_not_unique);
+        constexpr auto singular = static_cast<std::uint8_t>(SolveStatus::singular_jacobian);
+        for (int iteration = 0; iteration < task.max_iterations && any; ++iteration) {
+            double x[W], slope[W], curvature[W];
+            for (int l = 0; l < W; ++l) x[l] = base[l] + y[l];  // x = base + z
+            slope_curvature(x, slope, curvature);
+            any = false;
+            for (int l = 0; l < W; ++l) {
+                if (!solving[l]) continue;
+                const double value = y[l] + a[l] * slope[l] - rhs[l];  // value = z + a V'(x) - rhs
+                const double derivative = 1.0 + a[l] * curvature[l];   // derivative = 1 + a V''(x)
+                std::uint8_t outcome = 0xff;                           // 0xff: still solving
+                if (!__builtin_isfinite(value) || !__builtin_isfinite(derivative)) {
+                    outcome = non_finite;
+                } else {
+                    if (iteration == 0) first_derivative[l] = derivative;
+                    if ((first_derivative[l] > 0.0 && derivative < 0.0) ||
+                        (first_derivative[l] < 0.0 && derivative > 0.0)) {
+                        outcome = not_unique;
+                    } else if (value == 0.0) {
+                        outcome = ok;
+                    } else if (derivative == 0.0) {
+                        outcome = singular;
+                    } else {
+                        const double correction = value / derivative;
+                        y[l] -= correction;
+                        ++iterations[l];
+                        const double size = __builtin_fabs(correction);
+                        const double scale = 1.0 + __builtin_fabs(y[l]);
+                        if (!__builtin_isfinite(y[l]))
+                            outcome = non_finite;
+                        else if (size <= task.tolerance * scale)
+                            outcome = ok;
+                        else if (size >= previous[l] && size <= task.stagnation_level * scale)
+                            outcome = ok;
+                        else
+                            previous[l] = size;
+                    }
+                }
+                if (outcome != 0xff) {
+                    status[l] = outcome;
+                    solving[l] = false;
+                }
+                any = any || solving[l];
+            }
+        }
+    }
+
+    // One step's increments (the schemes' `increment`) for the lanes of `active`. slope_q holds
+    // V'(q) at the step's start (Simpson and the explicit schemes reuse it: the same value the
+    // scalar body recomputes from the same q).
+    void increment(const double* q, const double* p, const double* slope_q, double* dq, double* dp, const Mask& active,
+                   std::uint8_t* status, long long* iterations, const PendulumLaneTask& task) const {
+        const double h = task.h;
+        switch (task.scheme) {
+            case LaneScheme::newmark: {
+                double a[W], rhs[W], y[W], x[W], slope_x[W];
+                for (int l = 0; l < W; ++l) {
+                    a[l] = h * h / (4.0 * m[l]);       // a = h^2 / (4 m)
+                    rhs[l] = h / (2.0 * m[l]) * p[l];  // rhs = h / (2 m) p
+                }
+                solve_node(a, q, rhs, y, active, status, iterations, task);
+                for (int l = 0; l < W; ++l) x[l] = q[l] + y[l];
+                slope(x, slope_x);
+                for (int l = 0; l < W; ++l) {
+                    dq[l] = 2.0 * y[l];       // dq = 2 y
+                    dp[l] = -h * slope_x[l];  // dp = -h V'(q + y)
+                }
+                return;
+            }
+            case LaneScheme::simpson: {
+                double a[W], rhs[W], y[W], x[W], slope_m[W], slope_end[W];
+                for (int l = 0; l < W; ++l) {
+                    a[l] = h * h / (24.0 * m[l]);
+                    rhs[l] = h / (2.0 * m[l]) * p[l] - h * h / (12.0 * m[l]) * slope_q[l];
+                }
+                solve_node(a, q, rhs, y, active, status, iterations, task);
+                for (int l = 0; l < W; ++l) x[l] = q[l] + y[l];
+                slope(x, slope_m);
+                for (int l = 0; l < W; ++l) {
+                    dq[l] = 2.0 * y[l] - h * h / (4.0 * m[l]) * slope_m[l];
+                    x[l] = q[l] + dq[l];
+                }
+                slope(x, slope_end);
+                for (int l = 0; l < W; ++l) dp[l] = -h / 6.0 * (slope_q[l] + 4.0 * slope_m[l] + slope_end[l]);
+                return;
+            }
+            case LaneScheme::verlet: {
+                const double half = h / 2.0;
+                double x[W], slope_end[W];
+                for (int l = 0; l < W; ++l) {
+                    dq[l] = h / m[l] * (p[l] - half * slope_q[l]);
+                    x[l] = q[l] + dq[l];
+                    status[l] = static_cast<std::uint8_t>(SolveStatus::ok);
+                }
+                slope(x, slope_end);
+                for (int l = 0; l < W; ++l) dp[l] = -half * (slope_q[l] + slope_end[l]);
+                return;
+            }
+            case LaneScheme::rkn4: {
+                using C = BlanesMoanRkn4Coefficients;
+                double drift[W], x[W], force[W];
+                for (int l = 0; l < W; ++l) {
+                    drift[l] = h / m[l];
+                    dq[l] = 0.0;
+                    dp[l] = 0.0;
+                    status[l] = static_cast<std::uint8_t>(SolveStatus::ok);
+                }
+                // kick: dp = dp - b h V'(q + dq); the first one's q + dq is q itself (dq = 0 exactly).
+                const auto kick = [&](double b, bool first) {
+                    if (first) {
+                        for (int l = 0; l < W; ++l) force[l] = slope_q[l];
+                    } else {
+                        for (int l = 0; l < W; ++l) x[l] = q[l] + dq[l];
+                        slope(x, force);
+                    }
+                    for (int l = 0; l < W; ++l) dp[l] = dp[l] - b * h * force[l];
+                };
+                const auto move = [&](double coefficient) {
+                    for (int l = 0; l < W; ++l) dq[l] = dq[l] + coefficient * drift[l] * (p[l] + dp[l]);
+                };
+                kick(C::b1, true);
+                move(C::a1);
+                kick(C::b2, false);
+                move(C::a2);
+                kick(C::b3, false);
+                move(C::a3);
+                kick(C::b4, false);
+                move(C::a3);
+                kick(C::b3, false);
+                move(C::a2);
+                kick(C::b2, false);
+                move(C::a1);
+                kick(C::b1, false);
+                return;
+            }
+        }
+    }
+
+    // integrate_trajectory over the lanes [0, count) of trajectories first, first + 1, ...
+    static void run(const PendulumLaneTask& task, std::size_t first, int count) {
+        Lanes lanes;
+        lanes.beta = task.beta;
+        double q0[W], p0[W];
+        for (int l = 0; l < W; ++l) {
+            const std::size_t i = first + static_cast<std::size_t>(l < count ? l : count - 1);
+            const double mass = task.mass[i], omega = task.omega[i];
+            q0[l] = task.q0[i];
+            p0[l] = task.p0[i];
+            lanes.m[l] = mass;
+            lanes.k[l] = mass * omega * omega;
+            lanes.w2[l] = omega * omega;
+        }
+        const double* m = lanes.m;
+        // Running state: compensated sums of q and p (CompensatedSum), the last good state, the
+        // outcome, and V'(q) at the current q for the next step.
+        double q_value[W], q_carry[W], p_value[W], p_carry[W], q_good[W], p_good[W];
+        double energy0[W], max_error[W], value[W], slope_q[W];
+        long long iterations[W], steps_done[W];
+        std::uint8_t status[W];
+        bool live[W];
+        lanes.value_slope(q0, value, slope_q);
+        bool any = false;
+        for (int l = 0; l < W; ++l) {
+            energy0[l] = p0[l] * p0[l] / (2.0 * m[l]) + value[l];  // hamiltonian(q0, p0)
+            q_value[l] = q_good[l] = q0[l];
+            p_value[l] = p_good[l] = p0[l];
+            q_carry[l] = p_carry[l] = 0.0;
+            max_error[l] = 0.0;
+            iterations[l] = steps_done[l] = 0;
+            const bool finite = __builtin_isfinite(energy0[l]);
+            status[l] = static_cast<std::uint8_t>(finite ? SolveStatus::ok : SolveStatus::non_finite);
+            live[l] = l < count && finite;
+            any = any || live[l];
+            if (live[l] && task.observer != nullptr) task.observer->observe(first + l, 0, q0[l], p0[l]);
+        }
+        const auto add = [](double& sum, double& carry, double increment) {  // CompensatedSum::add
+            const double y = increment + carry;
+            const double total = sum + y;
+            const double y_rounded = total - sum;
+            carry = (sum - (total - y_rounded)) + (y - y_rounded);
+            sum = total;
+        };
+        for (long long n = 0; n < task.steps && any; ++n) {
+            double dq[W], dp[W];
+            std::uint8_t step_status[W] = {};
+            lanes.increment(q_value, p_value, slope_q, dq, dp, live, step_status, iterations, task);
+            for (int l = 0; l < W; ++l) {
+                if (live[l] && step_status[l] == static_cast<std::uint8_t>(SolveStatus::ok)) {
+                    add(q_value[l], q_carry[l], dq[l]);
+                    add(p_value[l], p_carry[l], dp[l]);
+                }
+            }
+            lanes.value_slope(q_value, value, slope_q);
+            any = false;
+            for (int l = 0; l < W; ++l) {
+                if (!live[l]) continue;
+                const double q = q_value[l], p = p_value[l];
+                const double energy = p * p / (2.0 * m[l]) + value[l];
+                const double error = __builtin_fabs(energy - energy0[l]);
+                std::uint8_t outcome = step_status[l];
+                if (outcome == static_cast<std::uint8_t>(SolveStatus::ok) &&
+                    !(__builtin_isfinite(q) && __builtin_isfinite(p) && __builtin_isfinite(error)))
+                    outcome = static_cast<std::uint8_t>(SolveStatus::non_finite);
+                if (outcome != static_cast<std::uint8_t>(SolveStatus::ok)) {
+                    status[l] = outcome;
+                    live[l] = false;
+                    continue;
+                }
+                q_good[l] = q;
+                p_good[l] = p;
+                if (error > max_error[l]) max_error[l] = error;
+                ++steps_done[l];
+                if (task.observer != nullptr) task.observer->observe(first + l, steps_done[l], q, p);
+                any = true;
+            }
+        }
+        for (int l = 0; l < count; ++l) {
+            const std::size_t i = first + static_cast<std::size_t>(l);
+            task.q[i] = q_good[l];
+            task.p[i] = p_good[l];
+            task.energy_error[i] = max_error[l];
+            task.newton_iterations[i] = iterations[l];
+            task.steps_completed[i] = steps_done[l];
+            task.status[i] = status[l];
+        }
+    }
+};
+
+// The block function of an instruction set: the potential chosen once per block.
+template <class Isa>
+void run_block(const PendulumLaneTask& task, std::size_t first, int count) {
+    if (task.potential == LanePotential::pendulum)
+        Lanes<Isa, LanePotential::pendulum>::run(task, first, count);
+    else
+        Lanes<Isa, LanePotential::duffing>::run(task, first, count);
+}
+
+}  // namespace geomint::lanes
