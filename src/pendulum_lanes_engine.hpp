@@ -24,7 +24,7 @@ namespace geomint::lanes {
 template <class Isa, LanePotential kind>
 struct Lanes {
     static constexpr int W = Isa::width;
-    using Mask = bool[W];
+    using Mask = long long[W];  // 1: the lane takes part, 0: it is masked
 
     // Per-lane constants of the potential: pendulum V = k (1 - cos q) with k = (m w) w as
     // PendulumPotential computes m * w * w; Duffing V = m (w2 q^2/2 + beta q^4/4) with w2 = w w.
@@ -76,65 +76,63 @@ struct Lanes {
     // newton_scalar on y + a V'(base + y) = rhs (solve_node_displacement) for the lanes of
     // `active`, each lane's iteration masked once it has converged or failed: its y and
     // iteration count are never touched again. status[l] is set for the active lanes.
+    // Branch-free per lane (selects instead of newton_scalar's early returns, in the same order of
+    // tests), so that the compiler vectorizes it; finite(x) is |x| <= DBL_MAX (false for NaN, inf).
     void solve_node(const double* a, const double* base, const double* rhs, double* y, const Mask& active,
-                    std::uint8_t* status, long long* iterations, const PendulumLaneTask& task) const {
-        bool solving[W];
+                    long long* status, long long* iterations, const PendulumLaneTask& task) const {
+        constexpr long long ok = static_cast<long long>(SolveStatus::ok);
+        constexpr long long non_finite = static_cast<long long>(SolveStatus::non_finite);
+        constexpr long long not_unique = static_cast<long long>(SolveStatus::root_not_unique);
+        constexpr long long singular = static_cast<long long>(SolveStatus::singular_jacobian);
+        constexpr double largest = std::numeric_limits<double>::max();
+        long long solving[W];
         double previous[W], first_derivative[W];
-        bool any = false;
+        long long any = 0;
         for (int l = 0; l < W; ++l) {
             y[l] = rhs[l];  // y = rhs
             solving[l] = active[l];
             previous[l] = std::numeric_limits<double>::infinity();
             first_derivative[l] = 0.0;
-            status[l] = static_cast<std::uint8_t>(SolveStatus::newton_max_iterations);
-            any = any || solving[l];
+            status[l] = static_cast<long long>(SolveStatus::newton_max_iterations);
+            any |= solving[l];
         }
-        constexpr auto ok = static_cast<std::uint8_t>(SolveStatus::ok);
-        constexpr auto non_finite = static_cast<std::uint8_t>(SolveStatus::non_finite);
-        constexpr auto not_unique = static_cast<std::uint8_t>(SolveStatus::root_not_unique);
-        constexpr auto singular = static_cast<std::uint8_t>(SolveStatus::singular_jacobian);
-        for (int iteration = 0; iteration < task.max_iterations && any; ++iteration) {
+        const double tolerance = task.tolerance, stagnation = task.stagnation_level;
+        for (int iteration = 0; iteration < task.max_iterations && any != 0; ++iteration) {
             double x[W], slope[W], curvature[W];
+#pragma omp simd
             for (int l = 0; l < W; ++l) x[l] = base[l] + y[l];  // x = base + z
             slope_curvature(x, slope, curvature);
-            any = false;
+            any = 0;
+#pragma omp simd reduction(| : any)
             for (int l = 0; l < W; ++l) {
-                if (!solving[l]) continue;
                 const double value = y[l] + a[l] * slope[l] - rhs[l];  // value = z + a V'(x) - rhs
                 const double derivative = 1.0 + a[l] * curvature[l];   // derivative = 1 + a V''(x)
-                std::uint8_t outcome = 0xff;                           // 0xff: still solving
-                if (!__builtin_isfinite(value) || !__builtin_isfinite(derivative)) {
-                    outcome = non_finite;
-                } else {
-                    if (iteration == 0) first_derivative[l] = derivative;
-                    if ((first_derivative[l] > 0.0 && derivative < 0.0) ||
-                        (first_derivative[l] < 0.0 && derivative > 0.0)) {
-                        outcome = not_unique;
-                    } else if (value == 0.0) {
-                        outcome = ok;
-                    } else if (derivative == 0.0) {
-                        outcome = singular;
-                    } else {
-                        const double correction = value / derivative;
-                        y[l] -= correction;
-                        ++iterations[l];
-                        const double size = __builtin_fabs(correction);
-                        const double scale = 1.0 + __builtin_fabs(y[l]);
-                        if (!__builtin_isfinite(y[l]))
-                            outcome = non_finite;
-                        else if (size <= task.tolerance * scale)
-                            outcome = ok;
-                        else if (size >= previous[l] && size <= task.stagnation_level * scale)
-                            outcome = ok;
-                        else
-                            previous[l] = size;
-                    }
-                }
-                if (outcome != 0xff) {
-                    status[l] = outcome;
-                    solving[l] = false;
-                }
-                any = any || solving[l];
+                const bool bad = !(__builtin_fabs(value) <= largest && __builtin_fabs(derivative) <= largest);
+                const double first = iteration == 0 ? derivative : first_derivative[l];
+                const bool flip = (first > 0.0 && derivative < 0.0) || (first < 0.0 && derivative > 0.0);
+                const bool zero_value = value == 0.0, zero_derivative = derivative == 0.0;
+                const bool update = !bad && !flip && !zero_value && !zero_derivative;
+                const double correction = value / derivative;
+                const double y_new = y[l] - correction;  // x -= correction
+                const double size = __builtin_fabs(correction);
+                const double scale = 1.0 + __builtin_fabs(y_new);
+                const bool y_bad = !(__builtin_fabs(y_new) <= largest);
+                const bool converged = size <= tolerance * scale || (size >= previous[l] && size <= stagnation * scale);
+                const long long code = bad               ? non_finite
+                                       : flip            ? not_unique
+                                       : zero_value      ? ok
+                                       : zero_derivative ? singular
+                                       : y_bad           ? non_finite
+                                                         : ok;
+                const bool done = !update || y_bad || converged;
+                const bool live = solving[l] != 0;
+                first_derivative[l] = live ? first : first_derivative[l];
+                y[l] = live && update ? y_new : y[l];
+                iterations[l] += live && update ? 1 : 0;
+                previous[l] = live && update ? size : previous[l];
+                status[l] = live && done ? code : status[l];
+                solving[l] = live && !done ? 1 : 0;
+                any |= solving[l];
             }
         }
     }
@@ -143,7 +141,7 @@ struct Lanes {
     // V'(q) at the step's start (Simpson and the explicit schemes reuse it: the same value the
     // scalar body recomputes from the same q).
     void increment(const double* q, const double* p, const double* slope_q, double* dq, double* dp, const Mask& active,
-                   std::uint8_t* status, long long* iterations, const PendulumLaneTask& task) const {
+                   long long* status, long long* iterations, const PendulumLaneTask& task) const {
         const double h = task.h;
         switch (task.scheme) {
             case LaneScheme::newmark: {
@@ -184,7 +182,7 @@ struct Lanes {
                 for (int l = 0; l < W; ++l) {
                     dq[l] = h / m[l] * (p[l] - half * slope_q[l]);
                     x[l] = q[l] + dq[l];
-                    status[l] = static_cast<std::uint8_t>(SolveStatus::ok);
+                    status[l] = static_cast<long long>(SolveStatus::ok);
                 }
                 slope(x, slope_end);
                 for (int l = 0; l < W; ++l) dp[l] = -half * (slope_q[l] + slope_end[l]);
@@ -197,7 +195,7 @@ struct Lanes {
                     drift[l] = h / m[l];
                     dq[l] = 0.0;
                     dp[l] = 0.0;
-                    status[l] = static_cast<std::uint8_t>(SolveStatus::ok);
+                    status[l] = static_cast<long long>(SolveStatus::ok);
                 }
                 // kick: dp = dp - b h V'(q + dq); the first one's q + dq is q itself (dq = 0 exactly).
                 const auto kick = [&](double b, bool first) {
@@ -249,11 +247,13 @@ struct Lanes {
         // outcome, and V'(q) at the current q for the next step.
         double q_value[W], q_carry[W], p_value[W], p_carry[W], q_good[W], p_good[W];
         double energy0[W], max_error[W], value[W], slope_q[W];
-        long long iterations[W], steps_done[W];
-        std::uint8_t status[W];
-        bool live[W];
+        long long iterations[W], steps_done[W], status[W];
+        Mask live;
+        constexpr long long ok = static_cast<long long>(SolveStatus::ok);
+        constexpr long long non_finite = static_cast<long long>(SolveStatus::non_finite);
+        constexpr double largest = std::numeric_limits<double>::max();
         lanes.value_slope(q0, value, slope_q);
-        bool any = false;
+        long long any = 0;
         for (int l = 0; l < W; ++l) {
             energy0[l] = p0[l] * p0[l] / (2.0 * m[l]) + value[l];  // hamiltonian(q0, p0)
             q_value[l] = q_good[l] = q0[l];
@@ -261,52 +261,52 @@ struct Lanes {
             q_carry[l] = p_carry[l] = 0.0;
             max_error[l] = 0.0;
             iterations[l] = steps_done[l] = 0;
-            const bool finite = __builtin_isfinite(energy0[l]);
-            status[l] = static_cast<std::uint8_t>(finite ? SolveStatus::ok : SolveStatus::non_finite);
-            live[l] = l < count && finite;
-            any = any || live[l];
-            if (live[l] && task.observer != nullptr) task.observer->observe(first + l, 0, q0[l], p0[l]);
+            const bool finite = __builtin_fabs(energy0[l]) <= largest;
+            status[l] = finite ? ok : non_finite;
+            live[l] = l < count && finite ? 1 : 0;
+            any |= live[l];
+            if (live[l] != 0 && task.observer != nullptr) task.observer->observe(first + l, 0, q0[l], p0[l]);
         }
-        const auto add = [](double& sum, double& carry, double increment) {  // CompensatedSum::add
-            const double y = increment + carry;
-            const double total = sum + y;
-            const double y_rounded = total - sum;
-            carry = (sum - (total - y_rounded)) + (y - y_rounded);
-            sum = total;
-        };
-        for (long long n = 0; n < task.steps && any; ++n) {
+        for (long long n = 0; n < task.steps && any != 0; ++n) {
             double dq[W], dp[W];
-            std::uint8_t step_status[W] = {};
+            long long step_status[W];
             lanes.increment(q_value, p_value, slope_q, dq, dp, live, step_status, iterations, task);
+            // CompensatedSum::add of dq and dp, kept only where the step succeeded.
+#pragma omp simd
             for (int l = 0; l < W; ++l) {
-                if (live[l] && step_status[l] == static_cast<std::uint8_t>(SolveStatus::ok)) {
-                    add(q_value[l], q_carry[l], dq[l]);
-                    add(p_value[l], p_carry[l], dp[l]);
-                }
+                const bool add = live[l] != 0 && step_status[l] == ok;
+                const double yq = dq[l] + q_carry[l], yp = dp[l] + p_carry[l];
+                const double q_total = q_value[l] + yq, p_total = p_value[l] + yp;
+                const double yq_rounded = q_total - q_value[l], yp_rounded = p_total - p_value[l];
+                const double q_lost = (q_value[l] - (q_total - yq_rounded)) + (yq - yq_rounded);
+                const double p_lost = (p_value[l] - (p_total - yp_rounded)) + (yp - yp_rounded);
+                q_carry[l] = add ? q_lost : q_carry[l];
+                p_carry[l] = add ? p_lost : p_carry[l];
+                q_value[l] = add ? q_total : q_value[l];
+                p_value[l] = add ? p_total : p_value[l];
             }
             lanes.value_slope(q_value, value, slope_q);
-            any = false;
+            any = 0;
+#pragma omp simd reduction(| : any)
             for (int l = 0; l < W; ++l) {
-                if (!live[l]) continue;
                 const double q = q_value[l], p = p_value[l];
                 const double energy = p * p / (2.0 * m[l]) + value[l];
                 const double error = __builtin_fabs(energy - energy0[l]);
-                std::uint8_t outcome = step_status[l];
-                if (outcome == static_cast<std::uint8_t>(SolveStatus::ok) &&
-                    !(__builtin_isfinite(q) && __builtin_isfinite(p) && __builtin_isfinite(error)))
-                    outcome = static_cast<std::uint8_t>(SolveStatus::non_finite);
-                if (outcome != static_cast<std::uint8_t>(SolveStatus::ok)) {
-                    status[l] = outcome;
-                    live[l] = false;
-                    continue;
-                }
-                q_good[l] = q;
-                p_good[l] = p;
-                if (error > max_error[l]) max_error[l] = error;
-                ++steps_done[l];
-                if (task.observer != nullptr) task.observer->observe(first + l, steps_done[l], q, p);
-                any = true;
+                const bool finite =
+                    __builtin_fabs(q) <= largest && __builtin_fabs(p) <= largest && __builtin_fabs(error) <= largest;
+                const long long outcome = step_status[l] == ok && !finite ? non_finite : step_status[l];
+                const bool was_live = live[l] != 0, good = was_live && outcome == ok;
+                status[l] = was_live && !good ? outcome : status[l];
+                live[l] = good ? 1 : 0;
+                q_good[l] = good ? q : q_good[l];
+                p_good[l] = good ? p : p_good[l];
+                max_error[l] = good && error > max_error[l] ? error : max_error[l];
+                steps_done[l] += good ? 1 : 0;
+                any |= live[l];
             }
+            if (task.observer != nullptr)
+                for (int l = 0; l < W; ++l)
+                    if (live[l] != 0) task.observer->observe(first + l, steps_done[l], q_good[l], p_good[l]);
         }
         for (int l = 0; l < count; ++l) {
             const std::size_t i = first + static_cast<std::size_t>(l);
@@ -315,7 +315,7 @@ struct Lanes {
             task.energy_error[i] = max_error[l];
             task.newton_iterations[i] = iterations[l];
             task.steps_completed[i] = steps_done[l];
-            task.status[i] = status[l];
+            task.status[i] = static_cast<std::uint8_t>(status[l]);
         }
     }
 };
