@@ -137,8 +137,9 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
         count_statuses(stored.columns(), n, reporter);
     }
     ReportedSink reported(sink, reporter, journal);
+    std::string backend = config.backend.description;
     if (mpi::split())
-        mpi::coordinate_chunks(ensemble, reported, reporter, chunk_shape(config, ensemble), start);
+        backend += " x " + mpi::coordinate_chunks(ensemble, reported, reporter, chunk_shape(config, ensemble), start);
     else
         run_chunks(ensemble, reported, reporter.callback(), start);
     reported.finish();
@@ -147,7 +148,7 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
     file.commit([&] {
         if (journal) journal->finish();
     });
-    reporter.finish(config.backend.description, file.description());
+    reporter.finish(backend, file.description());
 }
 
 void run_ensemble(const RunConfig& config, Ensemble& ensemble) {

@@ -90,8 +90,8 @@ int await_start() {
     return status;
 }
 
-void coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& reporter, const ChunkShape& shape,
-                       std::uint64_t start) {
+std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& reporter, const ChunkShape& shape,
+                              std::uint64_t start) {
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
     const int ranks = size();
@@ -102,6 +102,7 @@ void coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& report
     const std::uint64_t window = chunk * static_cast<std::uint64_t>(std::max(8, 4 * ranks));
     std::uint64_t next_assign = start, next_write = start;
     std::map<std::uint64_t, std::unique_ptr<StoredChunk>> ready;  // begin -> chunk, not yet written
+    std::vector<std::uint64_t> computed(ranks, 0);                // chunks per rank, for the summary
     std::vector<int> wanted(ranks, kAhead);                       // assignments a worker would take now
     wanted[0] = 0;
     auto assignable = [&] { return next_assign < total && next_assign < next_write + window; };
@@ -110,6 +111,7 @@ void coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& report
         const std::uint64_t begin = next_assign;
         next_assign += n;
         held.add(r, begin, n);
+        ++computed[r];
         return std::pair{begin, n};
     };
     auto grant = [&](int w) {
@@ -163,6 +165,9 @@ void coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& report
     const std::int64_t stop[2] = {kStop, 0};
     for (int w = 1; w < ranks; ++w) check(MPI_Send(stop, 2, MPI_INT64_T, w, kAssign, MPI_COMM_WORLD), "stopping");
     set_workers_dismissed();
+    std::string summary = std::to_string(ranks) + " MPI ranks, chunks per rank:";
+    for (int r = 0; r < ranks; ++r) summary += (r == 0 ? " " : ", ") + std::to_string(computed[r]);
+    return summary;
 }
 
 void serve_chunks(Ensemble& ensemble, const ChunkShape& shape) {
@@ -198,7 +203,7 @@ void serve_chunks(Ensemble& ensemble, const ChunkShape& shape) {
 // Built without MPI every run is one process: split() is false and none of these is called.
 void announce_start(int) { throw std::logic_error("announce_start: built without MPI"); }
 int await_start() { throw std::logic_error("await_start: built without MPI"); }
-void coordinate_chunks(Ensemble&, ResultSink&, RunReporter&, const ChunkShape&, std::uint64_t) {
+std::string coordinate_chunks(Ensemble&, ResultSink&, RunReporter&, const ChunkShape&, std::uint64_t) {
     throw std::logic_error("coordinate_chunks: built without MPI");
 }
 void serve_chunks(Ensemble&, const ChunkShape&) { throw std::logic_error("serve_chunks: built without MPI"); }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "chunk_record.hpp"
 #include "ensemble_pipeline.hpp"
@@ -21,9 +22,10 @@ void announce_start(int status);
 int await_start();
 
 // Rank 0: chunks [start, ensemble.size()) computed by all ranks, given to `sink` in order, each
-// counted in `reporter`'s progress as it arrives. Workers are told to stop at the end.
-void coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& reporter, const ChunkShape& shape,
-                       std::uint64_t start);
+// counted in `reporter`'s progress as it arrives. Workers are told to stop at the end. Returns
+// what the summary adds to the backend: "R MPI ranks, chunks per rank: a, b, ...".
+std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& reporter, const ChunkShape& shape,
+                              std::uint64_t start);
 // A worker: computes the chunks rank 0 assigns and sends them back, until told to stop.
 void serve_chunks(Ensemble& ensemble, const ChunkShape& shape);
 
