@@ -121,9 +121,20 @@ void run_chunks(Ensemble& ensemble, ResultSink& sink, const ProgressCallback& pr
 
 void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink, AtomicOutputFile& file,
                   RunJournal* journal) {
-    // Only run_ensemble's runs are split; every rank of any other run would write its own output.
-    if (mpi::split() && !mpi::split_run_started())
-        throw UsageError("mpirun", "phase portraits are not split across ranks yet: run them with one rank (-np 1)");
+    // A portrait split across ranks comes here on every rank, each with its own output and sink
+    // (run_ensemble's runs come on rank 0 only): the workers compute the chunks rank 0 hands out,
+    // recording into their own sink, whose finish() adds the histograms up on rank 0.
+    if (mpi::split() && !mpi::split_run_started()) {
+        mpi::set_split_run_started();
+        if (mpi::rank() == 0) {
+            mpi::announce_start(0);
+        } else {
+            if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
+            mpi::serve_chunks(ensemble, chunk_shape(config, ensemble));
+            sink.finish();
+            return;
+        }
+    }
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
     RunReporter reporter(ensemble.size(), config.quiet, config.time.steps);
     // A resumed run first gives the output the chunks computed before, exactly as they were.

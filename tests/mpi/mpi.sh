@@ -13,7 +13,9 @@
 # resume_ranks: runs killed mid-way, resumed with another rank count (3 -> 2, 2 -> 1 without
 #   mpirun, 1 -> 3), equal the uninterrupted run.
 # refusals: bad usage under mpirun is one error line and exit status 2; a refused output ends every
-#   rank with rank 0's one line; a portrait, not split yet, is refused.
+#   rank with rank 0's one line, in moments.
+# portraits: the image and the counts file of 2 and 3 ranks are the one-process ones, byte for byte
+#   (counts dataset by dataset), density and energy colouring, pendulum and spin.
 # Exit 77 (skipped) without mpirun or h5py.
 set -uo pipefail
 
@@ -205,11 +207,28 @@ case "$case_name" in
     [ "$status" -eq 2 ] || fail "a refused output on 3 ranks: exit status $status, expected 2: $(cat taken.err)"
     [ "$(grep -c '^geomint: error: --out' taken.err)" -eq 1 ] || fail "a refused output: $(cat taken.err)"
     [ $SECONDS -lt 30 ] || fail "a refused output took $SECONDS s to end every rank"
-    "${mpi[@]}" -np 2 "$geomint" portrait pendulum --q0 0:1:10 --steps 10 --dt 0.1 --out p.png 2>portrait.err
-    status=$?
-    [ "$status" -eq 2 ] || fail "a portrait on 2 ranks: exit status $status, expected 2"
-    grep -q "^geomint: error: mpirun: phase portraits are not split" portrait.err || fail "portrait: $(cat portrait.err)"
-    [ -e p.png ] && fail "a refused portrait left p.png"
+    ;;
+  portraits)
+    # Counts are sums: the ranks' histograms added on rank 0 give the one-process image (and counts
+    # file), density and energy colouring, pendulum and spin.
+    portraits=(
+      "pendulum --random 3000 --seed 2 --q0=-3:3 --p0=-2:2 --steps 300 --dt 0.05 --chunk-size 100 --width 64 --height 48"
+      "pendulum --q0=-3:3:50 --p0=-2:2:40 --steps 200 --dt 0.05 --chunk-size 90 --width 80 --height 60 --colour energy"
+      "spin --system top --random 200 --seed 4 --steps 300 --dt 0.02 --chunk-size 16 --width 64 --colour energy")
+    for k in "${!portraits[@]}"; do
+      for out in p.png p.h5; do
+        arguments="portrait ${portraits[$k]} --backend cpu --threads 1 --out $out"
+        "$geomint" $arguments 2>/dev/null || fail "portrait $k: the one-process run failed"
+        mv "$out" "reference-$out"
+        for ranks in 2 3; do
+          "${mpi[@]}" -np "$ranks" "$geomint" $arguments 2>run.err || fail "portrait $k on $ranks ranks: $(cat run.err)"
+          same "$out" "reference-$out" "portrait $k ($out) on $ranks ranks"
+          grep -Eq "x $ranks MPI ranks, chunks per rank: [1-9]" run.err ||
+            fail "portrait $k on $ranks ranks: the summary does not show the split: $(cat run.err)"
+          rm -f "$out"
+        done
+      done
+    done
     ;;
   *)
     echo "unknown case '$case_name'"
