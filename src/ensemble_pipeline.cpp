@@ -23,6 +23,9 @@ void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& rep
     for_each_status(columns, rows, [&](const char* name) { reporter.count_status(name); });
 }
 
+// "cpu" or "cuda": what the journal keeps and the ranks compare.
+std::string backend_name(const RunConfig& config) { return config.backend.backend == Backend::cuda ? "cuda" : "cpu"; }
+
 // The shape of the run's chunks as bytes: how the journal keeps them and ranks send them.
 ChunkShape chunk_shape(const RunConfig& config, Ensemble& ensemble) {
     ChunkShape shape;
@@ -51,7 +54,7 @@ std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOu
     run.configuration = config.description.configuration;
     run.total = ensemble.size();
     run.chunk = chunk;
-    run.backend = config.backend.backend == Backend::cuda ? "cuda" : "cpu";
+    run.backend = backend_name(config);
     run.shape = chunk_shape(config, ensemble);
     return std::make_unique<RunJournal>(std::move(run), config.resume);
 }
@@ -130,7 +133,7 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
             mpi::announce_start(0);
         } else {
             if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
-            mpi::serve_chunks(ensemble, chunk_shape(config, ensemble));
+            mpi::serve_chunks(ensemble, chunk_shape(config, ensemble), backend_name(config));
             sink.finish();
             return;
         }
@@ -150,7 +153,8 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
     ReportedSink reported(sink, reporter, journal);
     std::string backend = config.backend.description;
     if (mpi::split())
-        backend += " x " + mpi::coordinate_chunks(ensemble, reported, reporter, chunk_shape(config, ensemble), start);
+        backend += " x " + mpi::coordinate_chunks(ensemble, reported, reporter, chunk_shape(config, ensemble), start,
+                                                  backend_name(config));
     else
         run_chunks(ensemble, reported, reporter.callback(), start);
     reported.finish();
@@ -169,7 +173,7 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
     if (split && mpi::rank() != 0) {
         if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
         mpi::set_split_run_started();
-        mpi::serve_chunks(ensemble, chunk_shape(config, ensemble));
+        mpi::serve_chunks(ensemble, chunk_shape(config, ensemble), backend_name(config));
         return;
     }
     std::unique_ptr<AtomicOutputFile> file;

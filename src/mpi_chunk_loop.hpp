@@ -24,9 +24,11 @@ int await_start();
 // Rank 0: chunks [start, ensemble.size()) computed by all ranks, given to `sink` in order, each
 // counted in `reporter`'s progress as it arrives. Workers are told to stop at the end. Returns
 // what the summary adds to the backend: "R MPI ranks, chunks per rank: a, b, ...".
+// `backend` ("cpu" or "cuda", as this rank runs): when the ranks differ (`--backend auto` on
+// nodes with and without GPUs), rank 0 warns that the output is not reproducible.
 std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter& reporter, const ChunkShape& shape,
-                              std::uint64_t start);
+                              std::uint64_t start, const std::string& backend);
 // A worker: computes the chunks rank 0 assigns and sends them back, until told to stop.
-void serve_chunks(Ensemble& ensemble, const ChunkShape& shape);
+void serve_chunks(Ensemble& ensemble, const ChunkShape& shape, const std::string& backend);
 
 }  // namespace geomint::mpi

@@ -23,13 +23,13 @@ int job_rank = 0;
 int job_size = 1;
 
 // Open MPI's launcher (mpirun, or a batch system's through PMIx) sets these in every rank.
-bool started_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
+[[maybe_unused]] bool started_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
 
 // One rank per GPU: the node-local rank k uses the k-th visible device. Done by narrowing
 // CUDA_VISIBLE_DEVICES before the CUDA runtime starts, so that the backends (which use device 0)
 // need not know about ranks. A rank past the node's device list gets an empty list: `--backend
 // auto` then runs it on the CPU, `--backend cuda` refuses. GEOMINT_MPI_GPU=all leaves the list alone.
-void choose_gpu() {
+[[maybe_unused]] void choose_gpu() {
     const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const char* keep = std::getenv("GEOMINT_MPI_GPU");
     if (local == nullptr || (keep != nullptr && std::string(keep) == "all")) return;
