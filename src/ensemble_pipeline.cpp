@@ -9,6 +9,8 @@
 #include "csv_sink.hpp"
 #include "geomint/solve_status.hpp"
 #include "hdf5_sink.hpp"
+#include "mpi_chunk_loop.hpp"
+#include "mpi_session.hpp"
 #include "run_journal.hpp"
 #include "save_recorder.hpp"
 #include "usage_error.hpp"
@@ -19,6 +21,20 @@ namespace {
 
 void count_statuses(const ColumnSet& columns, std::size_t rows, RunReporter& reporter) {
     for_each_status(columns, rows, [&](const char* name) { reporter.count_status(name); });
+}
+
+// "cpu" or "cuda": what the journal keeps and the ranks compare.
+std::string backend_name(const RunConfig& config) { return config.backend.backend == Backend::cuda ? "cuda" : "cpu"; }
+
+// The shape of the run's chunks as bytes: how the journal keeps them and ranks send them.
+ChunkShape chunk_shape(const RunConfig& config, Ensemble& ensemble) {
+    ChunkShape shape;
+    shape.columns = ensemble.columns();
+    if (config.save_every > 0)
+        shape.state_values = static_cast<std::size_t>(save_count(config.time.steps, config.save_every)) *
+                             ensemble.state_components().size();
+    shape.real_size = config.precision == Precision::float32 ? sizeof(float) : sizeof(double);
+    return shape;
 }
 
 // The journal of a run whose output is a regular file and which can be written as a sweep file
@@ -38,12 +54,8 @@ std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOu
     run.configuration = config.description.configuration;
     run.total = ensemble.size();
     run.chunk = chunk;
-    run.backend = config.backend.backend == Backend::cuda ? "cuda" : "cpu";
-    run.shape.columns = ensemble.columns();
-    if (config.save_every > 0)
-        run.shape.state_values = static_cast<std::size_t>(save_count(config.time.steps, config.save_every)) *
-                                 ensemble.state_components().size();
-    run.shape.real_size = config.precision == Precision::float32 ? sizeof(float) : sizeof(double);
+    run.backend = backend_name(config);
+    run.shape = chunk_shape(config, ensemble);
     return std::make_unique<RunJournal>(std::move(run), config.resume);
 }
 
@@ -112,6 +124,20 @@ void run_chunks(Ensemble& ensemble, ResultSink& sink, const ProgressCallback& pr
 
 void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink, AtomicOutputFile& file,
                   RunJournal* journal) {
+    // A portrait split across ranks comes here on every rank, each with its own output and sink
+    // (run_ensemble's runs come on rank 0 only): the workers compute the chunks rank 0 hands out,
+    // recording into their own sink, whose finish() adds the histograms up on rank 0.
+    if (mpi::split() && !mpi::split_run_started()) {
+        mpi::set_split_run_started();
+        if (mpi::rank() == 0) {
+            mpi::announce_start(0);
+        } else {
+            if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
+            mpi::serve_chunks(ensemble, chunk_shape(config, ensemble), backend_name(config));
+            sink.finish();
+            return;
+        }
+    }
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
     RunReporter reporter(ensemble.size(), config.quiet, config.time.steps);
     // A resumed run first gives the output the chunks computed before, exactly as they were.
@@ -125,27 +151,57 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
         count_statuses(stored.columns(), n, reporter);
     }
     ReportedSink reported(sink, reporter, journal);
-    run_chunks(ensemble, reported, reporter.callback(), start);
+    std::string backend = config.backend.description;
+    if (mpi::split())
+        backend += " x " + mpi::coordinate_chunks(ensemble, reported, reporter, chunk_shape(config, ensemble), start,
+                                                  backend_name(config));
+    else
+        run_chunks(ensemble, reported, reporter.callback(), start);
     reported.finish();
     // Only now does the output appear under its name, and the journal goes with the same step:
     // a caught signal in between waits, so no complete output is left beside a journal.
     file.commit([&] {
         if (journal) journal->finish();
     });
-    reporter.finish(config.backend.description, file.description());
+    reporter.finish(backend, file.description());
 }
 
 void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
-    // Opened, and so validated, before any work.
-    AtomicOutputFile file(config.out, "--out",
-                          is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
-                                                   : AtomicOutputFile::Temporary::unnamed_if_possible);
-    const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
-    // After `file`: a journal refused (or a resume refused) leaves the output untouched.
-    const std::unique_ptr<RunJournal> journal = open_journal(config, file, ensemble, chunk);
-    // After `file`: closed before the temporary is removed or committed.
-    TableSink sink(config, file, ensemble);
-    run_pipeline(config, ensemble, sink, file, journal.get());
+    // A run split across MPI ranks (mpi_chunk_loop.hpp): the workers only compute; rank 0 opens the
+    // output and tells them whether the run starts, so that a refused output ends every rank.
+    const bool split = mpi::split();
+    if (split && mpi::rank() != 0) {
+        if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
+        mpi::set_split_run_started();
+        mpi::serve_chunks(ensemble, chunk_shape(config, ensemble), backend_name(config));
+        return;
+    }
+    std::unique_ptr<AtomicOutputFile> file;
+    std::unique_ptr<RunJournal> journal;
+    std::unique_ptr<TableSink> sink;
+    try {
+        // Opened, and so validated, before any work.
+        file = std::make_unique<AtomicOutputFile>(config.out, "--out",
+                                                  is_hdf5_path(config.out)
+                                                      ? AtomicOutputFile::Temporary::named
+                                                      : AtomicOutputFile::Temporary::unnamed_if_possible);
+        const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
+        // After `file`: a journal refused (or a resume refused) leaves the output untouched.
+        journal = open_journal(config, *file, ensemble, chunk);
+        // After `file`: closed before the temporary is removed or committed.
+        sink = std::make_unique<TableSink>(config, *file, ensemble);
+    } catch (const UsageError&) {
+        if (split) mpi::announce_start(2);  // main()'s exit status for bad usage
+        throw;
+    } catch (...) {
+        if (split) mpi::announce_start(1);  // a runtime failure
+        throw;
+    }
+    if (split) {
+        mpi::announce_start(0);
+        mpi::set_split_run_started();
+    }
+    run_pipeline(config, ensemble, *sink, *file, journal.get());
 }
 
 }  // namespace geomint

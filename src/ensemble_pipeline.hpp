@@ -91,7 +91,9 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
 // Runs the whole ensemble chunk by chunk into config.out (written atomically: CSV, or HDF5 for a
 // name ending in .h5) and reports progress and the summary on standard error unless quiet. An
 // output that is a regular file is journaled (run_journal.hpp): with config.resume, a killed run
-// continues from its last completed chunk and gives the same output.
+// continues from its last completed chunk and gives the same output. Under mpirun with several
+// ranks, the chunks are computed by all of them and rank 0 alone writes (mpi_chunk_loop.hpp);
+// run_pipeline splits a portrait's chunks the same way.
 void run_ensemble(const RunConfig& config, Ensemble& ensemble);
 
 }  // namespace geomint

@@ -4,14 +4,17 @@
 // 128 + n after signal n.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "list_command.hpp"
+#include "mpi_session.hpp"
 #include "pendulum_command.hpp"
 #include "portrait_command.hpp"
 #include "spin_command.hpp"
@@ -25,8 +28,27 @@ constexpr int kRuntimeFailure = 1;
 constexpr int kUsageError = 2;
 
 int fail(int status, const std::string& message) {
-    std::fprintf(stderr, "geomint: error: %s\n", geomint::printable(message).c_str());
-    return status;
+    namespace mpi = geomint::mpi;
+    if (!mpi::split()) {
+        std::fprintf(stderr, "geomint: error: %s\n", geomint::printable(message).c_str());
+        return status;
+    }
+    // A run split across MPI ranks (mpirun): one line from the rank that failed, and the whole job
+    // ends. Rank 0 ends it normally once its workers were dismissed, else by aborting the job.
+    if (mpi::rank() == 0) {
+        std::fprintf(stderr, "geomint: error: %s\n", geomint::printable(message).c_str());
+        std::fflush(stderr);
+        if (!mpi::workers_dismissed()) mpi::abort_job(status);
+        return status;
+    }
+    // Bad usage is the same on every rank (they parse the same arguments): rank 0 reports it and
+    // aborts the job within moments. Only usage particular to this rank (--backend cuda without a
+    // GPU here) is still there to report after the wait.
+    if (status == kUsageError) std::this_thread::sleep_for(std::chrono::seconds(10));
+    std::fprintf(stderr, "geomint: error: rank %d on %s: %s\n", mpi::rank(), mpi::host().c_str(),
+                 geomint::printable(message).c_str());
+    std::fflush(stderr);
+    mpi::abort_job(status);
 }
 
 // The whole command line, with the options each command fills. A sweep file is parsed by a fresh
@@ -117,6 +139,8 @@ void run_sweep_file(const std::string& path, bool resume) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Under mpirun, this process's rank in the job (mpi_session.hpp); otherwise a no-op.
+    const geomint::mpi::Session session(argc, argv);
     const auto cli = std::make_unique<Cli>();
     const std::string first = argc > 1 ? argv[1] : "";
     if (!first.empty() && first[0] != '-' && first != "pendulum" && first != "spin" && first != "run" &&
@@ -137,6 +161,8 @@ int main(int argc, char** argv) {
             run_sweep_file(cli->sweep_path, cli->resume_sweep);
         else
             execute(*cli);
+    } catch (const geomint::mpi::QuietExit& e) {
+        return e.status;  // a worker of a split run that rank 0 ended before it began (and reported)
     } catch (const geomint::UsageError& e) {
         return fail(kUsageError, e.what());
     } catch (const std::bad_alloc&) {

@@ -3,6 +3,9 @@
 
 #include <stdexcept>
 
+#include "mpi_session.hpp"
+#include "mpi_sum.hpp"
+
 namespace geomint {
 
 PortraitSink::PortraitSink(const PortraitSettings& settings, bool on_device, int threads, Write write)
@@ -37,6 +40,11 @@ void PortraitSink::finish() {
     } else {
         histogram_.emplace(threads_->merge());
     }
+    // Split across MPI ranks (mpi_chunk_loop.hpp), each rank recorded the chunks it computed:
+    // rank 0 adds them all up and alone writes the output.
+    mpi::sum_on_rank0(histogram_->counts());
+    if (settings_.energy) mpi::sum_on_rank0(histogram_->energy_sums());
+    if (mpi::rank() != 0) return;
     if (write_) write_(*histogram_);
 }
 

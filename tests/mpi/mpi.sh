@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Runs split across MPI ranks (issue 11, src/mpi_chunk_loop.hpp) against the one-process run of
+# the same sweep file, over Open MPI's TCP transport on loopback, as root where CI runs so:
+#
+#   mpi.sh CASE GEOMINT     (CTest runs every case: tests/mpi/CMakeLists.txt)
+#
+# equal_csv, equal_hdf5: -np 1, 2, 3 give the one-process output, CSV byte for byte (cmp), HDF5
+#   dataset for dataset and attribute for attribute but the times (same_hdf5.py), with and without
+#   saved states; one summary line, from rank 0, naming the ranks and the chunks each computed.
+# kill_rank: SIGKILL to rank 1 mid-run ends the run within a bounded time, with rank 0's line
+#   naming the ranks, hosts and chunks in flight (and mpirun's naming the dead rank), no output
+#   under the final name; --resume (with 2 ranks) completes it, equal to the uninterrupted run.
+# resume_ranks: runs killed mid-way, resumed with another rank count (3 -> 2, 2 -> 1 without
+#   mpirun, 1 -> 3), equal the uninterrupted run.
+# refusals: bad usage under mpirun is one error line and exit status 2; a refused output ends every
+#   rank with rank 0's one line, in moments.
+# portraits: the image and the counts file of 2 and 3 ranks are the one-process ones, byte for byte
+#   (counts dataset by dataset), density and energy colouring, pendulum and spin.
+# Exit 77 (skipped) without mpirun or h5py.
+set -uo pipefail
+
+case_name="$1"
+geomint="$(realpath "$2")"
+here="$(cd "$(dirname "$0")" && pwd)"
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
+work="$(mktemp -d "${TMPDIR:-/tmp}/geomint-mpi-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+host="$(hostname)"
+
+# Loopback TCP between ranks, as on a cluster; root allowed (CI); 3 ranks on 2 cores.
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,tcp --mca btl_tcp_if_include lo
+  --mca oob_tcp_if_include lo)
+
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# A sweep file NAME.toml writing OUT, with the given extra lines.
+sweep() {
+  local name="$1" out="$2"
+  shift 2
+  {
+    echo 'command = "pendulum"'
+    echo 'scheme = "newmark"'
+    echo 'backend = "cpu"'
+    echo 'threads = 1'
+    echo "out = \"$out\""
+    printf '%s\n' "$@"
+  } >"$name.toml"
+}
+
+# same OUTPUT REFERENCE WHAT: equal bytes (CSV) or datasets and attributes (HDF5).
+same() {
+  if [[ "$1" == *.h5 ]]; then
+    /usr/bin/python3 "$here/same_hdf5.py" "$1" "$2" >compare.txt || fail "$3: $(cat compare.txt)"
+  else
+    cmp -s "$1" "$2" || fail "$3: $1 differs from $2"
+  fi
+}
+
+# Trajectories the journal of OUT counts as done (0 while there is none).
+completed() {
+  sed -n 's/^completed = \([0-9]*\)$/\1/p' "$1.geomint-journal" 2>/dev/null | head -1 | grep . || echo 0
+}
+
+# The pid of rank R among the children of mpirun MPIRUN_PID (empty while not started).
+rank_pid() {
+  local p
+  for p in $(pgrep -P "$1"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && echo "$p"
+  done
+}
+
+# Waits (at most 60 s) for the process PID to end; its exit status, or "hang".
+wait_bounded() {
+  local pid="$1" deadline=$((SECONDS + 60))
+  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    echo hang
+  else
+    wait "$pid"
+    echo $?
+  fi
+}
+
+# kill_at RANKS TOML OUT DONE [RANK]: runs TOML on RANKS ranks (1: without mpirun), waits until the
+# journal of OUT counts DONE trajectories and SIGKILLs rank RANK (default 0, the whole run with
+# RANKS = 1). Sets `status` to the run's exit status, stderr in kill.err.
+kill_at() {
+  local ranks="$1" toml="$2" out="$3" done="$4" victim_rank="${5:-0}" pid victim="" deadline=$((SECONDS + 120))
+  if [ "$ranks" -eq 1 ]; then
+    "$geomint" run "$toml" 2>kill.err &
+  else
+    "${mpi[@]}" -np "$ranks" "$geomint" run "$toml" 2>kill.err &
+  fi
+  pid=$!
+  while [ "$(completed "$out")" -lt "$done" ] && [ $SECONDS -lt $deadline ]; do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.02
+  done
+  if [ "$ranks" -eq 1 ]; then victim=$pid; else victim="$(rank_pid "$pid" "$victim_rank")"; fi
+  if [ -z "$victim" ] || [ "$(completed "$out")" -lt "$done" ]; then
+    fail "$toml on $ranks ranks ended or stalled before $done trajectories: make it longer"
+    wait "$pid"
+    status=0
+    return
+  fi
+  kill -9 "$victim"
+  status="$(wait_bounded "$pid")"
+  [ -e "$out" ] && fail "$toml: killed on $ranks ranks, yet '$out' exists"
+  [ -e "$out.geomint-journal" ] || fail "$toml: killed on $ranks ranks, no journal left for --resume"
+}
+
+# resume RANKS TOML: continues TOML's run on RANKS ranks.
+resume() {
+  if [ "$1" -eq 1 ]; then
+    "$geomint" run "$2" --resume 2>resume.err || fail "$2: --resume without mpirun failed: $(cat resume.err)"
+  else
+    "${mpi[@]}" -np "$1" "$geomint" run "$2" --resume 2>resume.err || fail "$2: --resume on $1 ranks failed: $(cat resume.err)"
+  fi
+}
+
+# Long enough to kill mid-way (about 3 s on one core): 30 chunks of 50.
+long_lines=('q0 = "-2:2:1500"' 'p0 = "0.1"' 'steps = 20000' 'dt = 0.01' 'chunk-size = 50')
+
+case "$case_name" in
+  equal_csv | equal_hdf5)
+    if [ "$case_name" = equal_csv ]; then
+      sweep a run.csv 'random = 2000' 'q0 = "-3:3"' 'p0 = "-1:1"' 'seed = 11' 'steps = 300' 'dt = 0.05' 'chunk-size = 70'
+      sweep b spin.csv 'random = 90' 'seed = 3' 'steps = 200' 'dt = 0.05' 'chunk-size = 4'
+      sed -i 's/"pendulum"/"spin"/; s/newmark/comp2/; $a system = "chain"\nspins = 8' b.toml
+      runs=(a:run.csv b:spin.csv)
+    else
+      sweep a run.h5 'random = 2000' 'q0 = "-3:3"' 'p0 = "-1:1"' 'seed = 11' 'steps = 300' 'dt = 0.05' \
+        'chunk-size = 70' 'save-every = 70'
+      sweep b plain.h5 'q0 = "-3:3:40"' 'p0 = "-1:1:30"' 'steps = 200' 'dt = 0.05' 'chunk-size = 64' \
+        'precision = "float"'
+      sweep c top.h5 'random = 60' 'seed = 5' 'steps = 700' 'dt = 0.01' 'chunk-size = 3' 'save-every = 100'
+      sed -i 's/"pendulum"/"spin"/; s/newmark/sia/; $a system = "top"' c.toml
+      runs=(a:run.h5 b:plain.h5 c:top.h5)
+    fi
+    for run in "${runs[@]}"; do
+      toml="${run%%:*}.toml" out="${run#*:}"
+      "$geomint" run "$toml" 2>/dev/null || fail "$toml: the one-process run failed"
+      mv "$out" "reference-$out"
+      for ranks in 1 2 3; do
+        "${mpi[@]}" -np "$ranks" "$geomint" run "$toml" 2>run.err || fail "$toml on $ranks ranks failed: $(cat run.err)"
+        same "$out" "reference-$out" "$toml on $ranks ranks"
+        # Progress and the summary come from rank 0 only: one line, which names the ranks.
+        lines="$(grep -c '^geomint: .*trajectories in' run.err)"
+        [ "$lines" -eq 1 ] || fail "$toml on $ranks ranks: $lines summary lines: $(cat run.err)"
+        if [ "$ranks" -gt 1 ]; then
+          grep -Eq "x $ranks MPI ranks, chunks per rank: [1-9]" run.err ||
+            fail "$toml on $ranks ranks: the summary does not show the split: $(cat run.err)"
+        fi
+        ls | grep -q geomint- && fail "$toml on $ranks ranks left $(ls | grep geomint-)"
+        rm -f "$out"
+      done
+    done
+    ;;
+  kill_rank)
+    sweep long long.csv "${long_lines[@]}"
+    "$geomint" run long.toml 2>/dev/null || fail "the uninterrupted run failed"
+    mv long.csv reference.csv
+    kill_at 3 long.toml long.csv 300 1
+    [ "$status" = hang ] && fail "killing rank 1 left the run hanging for 60 s"
+    [ "$status" != hang ] && [ "$status" -ne 0 ] || fail "killing rank 1: exit status $status, expected non-zero"
+    grep -q "mpirun noticed that process rank 1 .* on node .* exited on signal 9" kill.err ||
+      fail "no line names the killed rank: $(cat kill.err)"
+    grep -Eq "^geomint: error: stopped by signal [0-9]+; chunks in flight .*rank 1 on $host: trajectories \[[0-9]+, [0-9]+\)" kill.err ||
+      fail "rank 0 does not name rank 1's host and chunks: $(cat kill.err)"
+    resume 2 long.toml
+    same long.csv reference.csv "killed rank 1 of 3, resumed on 2 ranks"
+    ;;
+  resume_ranks)
+    sweep long long.csv "${long_lines[@]}"
+    "$geomint" run long.toml 2>/dev/null || fail "the uninterrupted run failed"
+    mv long.csv reference.csv
+    for plan in 3:2 2:1 1:3; do
+      kill_at "${plan%%:*}" long.toml long.csv 300
+      resume "${plan#*:}" long.toml
+      same long.csv reference.csv "killed on ${plan%%:*} ranks, resumed on ${plan#*:}"
+      rm -f long.csv
+    done
+    sweep saved saved.h5 "${long_lines[@]}" 'save-every = 4000'
+    "$geomint" run saved.toml 2>/dev/null || fail "the uninterrupted HDF5 run failed"
+    mv saved.h5 reference.h5
+    kill_at 2 saved.toml saved.h5 300
+    resume 3 saved.toml
+    same saved.h5 reference.h5 "HDF5 with saves killed on 2 ranks, resumed on 3"
+    ;;
+  refusals)
+    "${mpi[@]}" -np 2 "$geomint" pendulum --steps 0 --out x.csv 2>usage.err
+    status=$?
+    [ "$status" -eq 2 ] || fail "bad usage on 2 ranks: exit status $status, expected 2"
+    lines="$(grep -c '^geomint: error:' usage.err)"
+    [ "$lines" -eq 1 ] || fail "bad usage on 2 ranks: $lines error lines: $(cat usage.err)"
+    mkdir taken.csv
+    SECONDS=0
+    "${mpi[@]}" -np 3 "$geomint" pendulum --q0 0:1:100 --steps 10 --dt 0.1 --out taken.csv 2>taken.err
+    status=$?
+    [ "$status" -eq 2 ] || fail "a refused output on 3 ranks: exit status $status, expected 2: $(cat taken.err)"
+    [ "$(grep -c '^geomint: error: --out' taken.err)" -eq 1 ] || fail "a refused output: $(cat taken.err)"
+    [ $SECONDS -lt 30 ] || fail "a refused output took $SECONDS s to end every rank"
+    ;;
+  portraits)
+    # Counts are sums: the ranks' histograms added on rank 0 give the one-process image (and counts
+    # file), density and energy colouring, pendulum and spin.
+    portraits=(
+      "pendulum --random 3000 --seed 2 --q0=-3:3 --p0=-2:2 --steps 300 --dt 0.05 --chunk-size 100 --width 64 --height 48"
+      "pendulum --q0=-3:3:50 --p0=-2:2:40 --steps 200 --dt 0.05 --chunk-size 90 --width 80 --height 60 --colour energy"
+      "spin --system top --random 200 --seed 4 --steps 300 --dt 0.02 --chunk-size 16 --width 64 --colour energy")
+    for k in "${!portraits[@]}"; do
+      for out in p.png p.h5; do
+        arguments="portrait ${portraits[$k]} --backend cpu --threads 1 --out $out"
+        "$geomint" $arguments 2>/dev/null || fail "portrait $k: the one-process run failed"
+        mv "$out" "reference-$out"
+        for ranks in 2 3; do
+          "${mpi[@]}" -np "$ranks" "$geomint" $arguments 2>run.err || fail "portrait $k on $ranks ranks: $(cat run.err)"
+          same "$out" "reference-$out" "portrait $k ($out) on $ranks ranks"
+          grep -Eq "x $ranks MPI ranks, chunks per rank: [1-9]" run.err ||
+            fail "portrait $k on $ranks ranks: the summary does not show the split: $(cat run.err)"
+          rm -f "$out"
+        done
+      done
+    done
+    ;;
+  *)
+    echo "unknown case '$case_name'"
+    exit 2
+    ;;
+esac
+
+if [ "$failures" -gt 0 ]; then
+  echo "mpi $case_name: $failures failure(s)"
+  exit 1
+fi
+echo "mpi $case_name: passed"
