@@ -1,0 +1,111 @@
+"""geomint.pendulum and geomint.spin: the CLI's commands with NumPy arrays in and out."""
+
+import numpy as np
+
+from . import _geomint
+from ._arguments import bounds_text, cli_arguments, is_array_like, real_array
+from ._progress import callback_for
+from ._result import Result
+
+_STATUS = np.array(_geomint.status_names())
+_PENDULUM_ARRAYS = ("mass", "omega", "q0", "p0")  # PendulumAxis order
+
+
+def _shaped(arrays, shape, state_shape):
+    """The flat arrays of a run, shaped: columns to `shape`, saved states to
+    shape + (saves,) + state_shape, status codes to their names."""
+    out = {}
+    for name, array in arrays.items():
+        if name == "saved":
+            out[name] = array.reshape(shape + (array.shape[1],) + state_shape)
+        elif name in ("saved_steps", "saved_t"):
+            out[name] = array
+        elif name == "status":
+            out[name] = _STATUS[array].reshape(shape)
+        elif name == "s":
+            out[name] = array.reshape(shape + state_shape)
+        else:
+            out[name] = array.reshape(shape)
+    return out
+
+
+def pendulum(q0=None, p0=None, mass=None, omega=None, *, progress=None, **options):
+    arrays = {"mass": mass, "omega": omega, "q0": q0, "p0": p0}
+    given = [name for name in _PENDULUM_ARRAYS if is_array_like(arrays[name])]
+    table = []
+    if given:
+        if options.get("random") is not None:
+            raise ValueError(f"--random: draws the rows itself; give {', '.join(given)} as a number or text, not an array")
+        defaults = {"mass": 1.0, "omega": 1.0, "q0": 1.0, "p0": 0.0}
+        checked = {}
+        for name in _PENDULUM_ARRAYS:
+            value = arrays[name]
+            if value is None:
+                value = defaults[name]
+            elif isinstance(value, str):
+                raise ValueError(f"--{name}: give a number or an array when other parameters are arrays, not '{value}'")
+            checked[name] = real_array(f"--{name}", value)
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in checked.values()))
+        except ValueError:
+            shapes = ", ".join(f"{n} {checked[n].shape}" for n in _PENDULUM_ARRAYS)
+            raise ValueError(f"--q0/--p0/--mass/--omega: shapes do not broadcast together ({shapes})") from None
+        table = [np.broadcast_to(checked[n], shape) for n in _PENDULUM_ARRAYS]
+        # The extremes stand for the arrays in the CLI's checks (positive mass, float range, the
+        # step bound's warning); the arrays are the rows.
+        if table[0].size > 0:
+            arrays = {n: bounds_text(checked[n]) for n in _PENDULUM_ARRAYS}
+        else:
+            arrays = {n: None for n in _PENDULUM_ARRAYS}
+    arguments = cli_arguments("pendulum", {**arrays, **options})
+    flat = _geomint.run_pendulum(arguments, table, callback_for(progress))
+    if not given:
+        shape = (flat["q"].shape[0],)
+    out = _shaped(flat, shape, (2,))
+    return Result(out)
+
+
+def _spin_table(s0, options):
+    """The initial spins of an s0 array: (spins array, rows, batch shape, extra arguments)."""
+    registry = _geomint.registry()
+    system = options.get("system", "top")
+    chain = system in registry["chain_systems"]
+    for other in ("wave", "random", "init"):
+        if options.get(other) is not None:
+            raise ValueError("--s0: give at most one of --s0, --wave, --random, --init")
+    if options.get("exact"):
+        raise ValueError("--exact: the exact solution is known for --wave only")
+    array = real_array("--s0", s0)
+    if chain:
+        if array.ndim < 2 or array.shape[-1] != 3:
+            raise ValueError(f"--s0: a chain's spins are an array of shape (..., spins, 3), got {array.shape}")
+        spins = array.shape[-2]
+        if options.get("spins") is not None and int(options["spins"]) != spins:
+            raise ValueError(f"--spins: {options['spins']} given, but s0 holds {spins} spins per chain")
+        batch, extra = array.shape[:-2], {"spins": spins}
+    else:
+        if array.shape[-1:] != (3,):
+            raise ValueError(f"--s0: a top's spin is an array of shape (..., 3), got {array.shape}")
+        spins, batch, extra = 1, array.shape[:-1], {}
+    zero = np.all(array.reshape(-1, 3) == 0, axis=1) if array.size else np.zeros(0, bool)
+    if zero.any():
+        row = int(np.argmax(zero))
+        raise ValueError(f"--s0: spin {row % spins + 1} of trajectory {np.unravel_index(row // spins, batch)} is zero")
+    rows = int(np.prod(batch, dtype=np.int64))
+    return array, rows, tuple(batch), extra, (spins, 3) if chain else (3,)
+
+
+def spin(s0=None, *, progress=None, **options):
+    table, rows, extra = None, 0, {}
+    if is_array_like(s0):
+        table, rows, shape, extra, state_shape = _spin_table(s0, options)
+        s0 = None
+    arguments = cli_arguments("spin", {"s0": s0, **options, **extra})
+    flat = _geomint.run_spin(arguments, table, rows, callback_for(progress))
+    spins = flat.pop("spins")
+    if table is None:
+        shape = (flat["energy_error"].shape[0],)
+        chain = options.get("system", "top") in _geomint.registry()["chain_systems"]
+        state_shape = (spins, 3) if chain else (3,)
+    out = _shaped(flat, shape, state_shape)
+    return Result(out)
