@@ -62,6 +62,37 @@ def _keyword_help(family):
     return text
 
 
+_PORTRAIT_DOC = """Phase portrait of a pendulum or spin ensemble, as `geomint portrait FAMILY` records it.
+
+family: "pendulum" or "spin". Every other keyword is an option of `geomint portrait FAMILY`
+  (the family's options and the portrait's: width, height, q_range, p_range, skip_steps,
+  record_every, colour, energy_range, plane, spin), dashes as underscores, given as numbers or the
+  CLI's text (arrays of initial conditions are not taken here). out="FILE.png" (or FILE.h5, the
+  raw counts) also writes the CLI's file.
+progress: as for geomint.pendulum.
+Returns a geomint.Result with counts (uint64, shape (height, width), row 0 the top of the
+  image), energy_sums (with colour="energy"), extent (xmin, xmax, ymin, ymax), x_label, y_label
+  and statuses ({status: trajectories}); plot with
+  plt.imshow(np.log1p(r.counts), extent=r.extent).
+
+"""
+
+_RUN_DOC = """Run a sweep file (TOML) as `geomint run FILE` would, with the results in memory.
+
+Returns what geomint.pendulum, geomint.spin or geomint.portrait returns for the file's command;
+  a portrait file's out is written as geomint.portrait(out=...) writes it, a pendulum or spin
+  file's out is not (its arrays are the result). Errors name the file's key and line.
+"""
+
+
+def portrait(family="pendulum", *, progress=None, **options):
+    return _families.portrait(family, progress=progress, **options)
+
+
+def run(path, *, progress=None):
+    return _families.run(path, progress=progress)
+
+
 def pendulum(q0=None, p0=None, mass=None, omega=None, *, progress=None, **options):
     return _families.pendulum(q0, p0, mass, omega, progress=progress, **options)
 
@@ -72,5 +103,7 @@ def spin(s0=None, *, progress=None, **options):
 
 pendulum.__doc__ = _PENDULUM_DOC + _keyword_help("pendulum")
 spin.__doc__ = _SPIN_DOC + _keyword_help("spin")
+portrait.__doc__ = _PORTRAIT_DOC + _keyword_help("portrait pendulum") + "\n" + _keyword_help("portrait spin")
+run.__doc__ = _RUN_DOC
 
-__all__ = ["pendulum", "spin", "Result", "PENDULUM_SCHEMES", "POTENTIALS", "SPIN_SCHEMES", "SYSTEMS", "STATUSES"]
+__all__ = ["pendulum", "spin", "portrait", "run", "Result", "PENDULUM_SCHEMES", "POTENTIALS", "SPIN_SCHEMES", "SYSTEMS", "STATUSES"]

@@ -11,15 +11,16 @@ import numpy as np
 
 from . import _geomint
 
-# CLI options that make no sense for results kept in memory.
+# CLI options that make no sense for results kept in memory (a portrait may still write its --out).
 NOT_KEYWORDS = {"--out", "--resume", "--print-config", "--help"}
+NOT_PORTRAIT_KEYWORDS = NOT_KEYWORDS - {"--out"}
 
 
 def keyword_options(family):
-    """{keyword: (option, is_flag)} of the family's command."""
+    """{keyword: (option, is_flag)} of the command ("pendulum", "spin", "portrait pendulum", ...)."""
     options = {}
     for option, flag in _geomint.command_options(family):
-        if option not in NOT_KEYWORDS:
+        if option not in (NOT_PORTRAIT_KEYWORDS if family.startswith("portrait") else NOT_KEYWORDS):
             options[option[2:].replace("-", "_")] = (option, flag)
     return options
 
@@ -47,7 +48,7 @@ def cli_arguments(family, keywords):
         if value is None:
             continue
         if name not in options:
-            raise TypeError(f"geomint.{family}() got an unexpected keyword argument '{name}' "
+            raise TypeError(f"geomint.{family.split()[0]}() got an unexpected keyword argument '{name}' "
                             f"(valid: {', '.join(sorted(options))})")
         option, flag = options[name]
         if flag:

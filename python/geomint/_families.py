@@ -59,10 +59,7 @@ def pendulum(q0=None, p0=None, mass=None, omega=None, *, progress=None, **option
             arrays = {n: None for n in _PENDULUM_ARRAYS}
     arguments = cli_arguments("pendulum", {**arrays, **options})
     flat = _geomint.run_pendulum(arguments, table, callback_for(progress))
-    if not given:
-        shape = (flat["q"].shape[0],)
-    out = _shaped(flat, shape, (2,))
-    return Result(out)
+    return _pendulum_result(flat, shape if given else None)
 
 
 def _spin_table(s0, options):
@@ -95,17 +92,54 @@ def _spin_table(s0, options):
     return array, rows, tuple(batch), extra, (spins, 3) if chain else (3,)
 
 
+def _spin_state_shape(spins):
+    # A chain has at least 3 spins; a top's one spin is (3,), as its s0.
+    return (spins, 3) if spins > 1 else (3,)
+
+
 def spin(s0=None, *, progress=None, **options):
     table, rows, extra = None, 0, {}
     if is_array_like(s0):
-        table, rows, shape, extra, state_shape = _spin_table(s0, options)
+        table, rows, shape, extra, _ = _spin_table(s0, options)
         s0 = None
     arguments = cli_arguments("spin", {"s0": s0, **options, **extra})
     flat = _geomint.run_spin(arguments, table, rows, callback_for(progress))
+    return _spin_result(flat, shape if table is not None else None)
+
+
+def _spin_result(flat, shape=None):
     spins = flat.pop("spins")
-    if table is None:
+    if shape is None:
         shape = (flat["energy_error"].shape[0],)
-        chain = options.get("system", "top") in _geomint.registry()["chain_systems"]
-        state_shape = (spins, 3) if chain else (3,)
-    out = _shaped(flat, shape, state_shape)
-    return Result(out)
+    return Result(_shaped(flat, shape, _spin_state_shape(spins)))
+
+
+def _pendulum_result(flat, shape=None):
+    if shape is None:
+        shape = (flat["q"].shape[0],)
+    return Result(_shaped(flat, shape, (2,)))
+
+
+def portrait(family="pendulum", *, progress=None, **options):
+    if family not in ("pendulum", "spin"):
+        raise ValueError(f"family: unknown family '{family}' (valid: pendulum, spin)")
+    for name, value in options.items():
+        if is_array_like(value) and name not in ("field",):
+            raise ValueError(f"--{name.replace('_', '-')}: a portrait takes the CLI's values (a number or text such "
+                             "as '-3:3:512'), not an array")
+    arguments = cli_arguments(f"portrait {family}", options)
+    return Result(_geomint.run_portrait(family, arguments, callback_for(progress)))
+
+
+def run(path, *, progress=None):
+    command, arguments = _geomint.sweep_file_command(str(path))
+    callback = callback_for(progress)
+    try:
+        if command == "pendulum":
+            return _pendulum_result(_geomint.run_pendulum(arguments, [], callback))
+        if command == "spin":
+            return _spin_result(_geomint.run_spin(arguments, None, 0, callback))
+        return Result(_geomint.run_portrait(command.split()[1], arguments, callback))
+    except ValueError as error:
+        # As `geomint run` reports it: the file's key and line instead of the option.
+        raise ValueError(_geomint.locate_sweep_error(str(path), str(error))) from None

@@ -19,26 +19,24 @@ void refuse_empty_values(const CLI::App& command) {
     }
 }
 
-// Parses `arguments` into the options `add` defines; CLI11's own errors become UsageErrors.
-template <class Options, class Add>
-void parse(const std::string& family, const std::vector<std::string>& arguments, Options& options, CLI::App& app,
-           const Add& add) {
-    CLI::App* command = add(app, options);
-    std::vector<std::string> reversed{family};
-    reversed.insert(reversed.end(), arguments.begin(), arguments.end());
-    std::reverse(reversed.begin(), reversed.end());  // CLI11 takes them last first
+// Parses `words` (the command's path, "portrait pendulum") then `arguments` with `app`, whose
+// subcommand `command` they select; CLI11's own errors become UsageErrors.
+void parse(CLI::App& app, const CLI::App& command, std::vector<std::string> words,
+           const std::vector<std::string>& arguments) {
+    const std::string name = words.back();
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::reverse(words.begin(), words.end());  // CLI11 takes them last first
     try {
-        app.parse(reversed);
+        app.parse(words);
     } catch (const CLI::ParseError& e) {
         const std::string what = e.what();
         const std::size_t colon = what.find(": ");
         // "--steps: ..." from CLI11 keeps its shape; anything else is prefixed with the command.
         if (!what.empty() && what[0] == '-' && colon != std::string::npos)
             throw UsageError(what.substr(0, colon), what.substr(colon + 2));
-        throw UsageError(family, what);
+        throw UsageError(name, what);
     }
-    refuse_empty_values(*command);
-    options.common.in_memory = true;
+    refuse_empty_values(command);
 }
 
 }  // namespace
@@ -46,36 +44,70 @@ void parse(const std::string& family, const std::vector<std::string>& arguments,
 PendulumRun parse_pendulum_arguments(const std::vector<std::string>& arguments) {
     CLI::App app;
     PendulumOptions options;
-    parse("pendulum", arguments, options, app, add_pendulum_command);
+    parse(app, *add_pendulum_command(app, options), {"pendulum"}, arguments);
+    options.common.in_memory = true;
     return prepare_pendulum_run(options);
 }
 
 SpinRun parse_spin_arguments(const std::vector<std::string>& arguments) {
     CLI::App app;
     SpinOptions options;
-    parse("spin", arguments, options, app, add_spin_command);
+    parse(app, *add_spin_command(app, options), {"spin"}, arguments);
+    options.common.in_memory = true;
     return prepare_spin_run(options);
 }
 
-std::vector<std::pair<std::string, bool>> command_options(const std::string& family) {
+PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments) {
+    CLI::App app;
+    PortraitPendulumOptions pendulum;
+    PortraitSpinOptions spin;
+    PortraitAddOptions add;
+    const PortraitCommands commands = add_portrait_command(app, pendulum, spin, add);
+    if (family != "pendulum" && family != "spin")
+        throw UsageError("family", "unknown family '" + family + "' (valid: pendulum, spin)");
+    parse(app, family == "spin" ? *commands.spin : *commands.pendulum, {"portrait", family}, arguments);
+    pendulum.family.common.in_memory = spin.family.common.in_memory = true;
+    // No --print-config here, so there is always a plan.
+    return *(family == "spin" ? plan_portrait_spin(spin, {}) : plan_portrait_pendulum(pendulum, {}));
+}
+
+namespace {
+
+// Every command the module runs, defined on one app, to describe one of them.
+struct CommandTree {
     CLI::App app{"geomint", "geomint"};
     PendulumOptions pendulum;
     SpinOptions spin;
-    const CLI::App* command = family == "spin" ? add_spin_command(app, spin) : add_pendulum_command(app, pendulum);
+    PortraitPendulumOptions portrait_pendulum;
+    PortraitSpinOptions portrait_spin;
+    PortraitAddOptions portrait_add;
+
+    // "pendulum", "spin", "portrait pendulum" or "portrait spin".
+    CLI::App& command(const std::string& name) {
+        if (name == "pendulum") return *add_pendulum_command(app, pendulum);
+        if (name == "spin") return *add_spin_command(app, spin);
+        const PortraitCommands portrait = add_portrait_command(app, portrait_pendulum, portrait_spin, portrait_add);
+        if (name == "portrait pendulum") return *portrait.pendulum;
+        if (name == "portrait spin") return *portrait.spin;
+        throw UsageError("family", "unknown command '" + name + "'");
+    }
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, bool>> command_options(const std::string& name) {
+    CommandTree tree;
     std::vector<std::pair<std::string, bool>> options;
-    for (const CLI::Option* option : command->get_options()) {
-        if (option->get_lnames().empty()) continue;  // --help has one; positional options none
+    for (const CLI::Option* option : tree.command(name).get_options()) {
+        if (option->get_lnames().empty()) continue;  // positional options have none
         options.emplace_back("--" + option->get_lnames().front(), option->get_expected_max() == 0);
     }
     return options;
 }
 
-std::string command_help(const std::string& family) {
-    CLI::App app{"geomint", "geomint"};
-    PendulumOptions pendulum;
-    SpinOptions spin;
-    CLI::App* command = family == "spin" ? add_spin_command(app, spin) : add_pendulum_command(app, pendulum);
-    return command->help();
+std::string command_help(const std::string& name) {
+    CommandTree tree;
+    return tree.command(name).help();
 }
 
 }  // namespace geomint::python

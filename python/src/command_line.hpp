@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pendulum_command.hpp"
+#include "portrait_command.hpp"
 #include "spin_command.hpp"
 
 namespace geomint::python {
@@ -16,11 +17,15 @@ namespace geomint::python {
 PendulumRun parse_pendulum_arguments(const std::vector<std::string>& arguments);
 SpinRun parse_spin_arguments(const std::vector<std::string>& arguments);
 
-// The options of the command ("pendulum" or "spin"): each long name ("--t-end") and whether it
-// is a flag (takes no value).
+// `arguments` as typed after `geomint portrait FAMILY` (pendulum or spin), parsed and checked;
+// --out is optional (the histogram stays in memory).
+PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments);
+
+// The options of a command ("pendulum", "spin", "portrait pendulum", "portrait spin"): each long name ("--t-end") and
+// whether it is a flag (takes no value).
 std::vector<std::pair<std::string, bool>> command_options(const std::string& family);
 
-// The command's --help text ("pendulum" or "spin"), as the CLI prints it.
+// The command's --help text, as the CLI prints it.
 std::string command_help(const std::string& family);
 
 }  // namespace geomint::python

@@ -29,10 +29,10 @@ py::dtype dtype_of(ColumnKind kind) {
     return py::dtype::of<double>();
 }
 
-// The in-memory sink, and between chunks (with the GIL) the checks that may end the run.
+// The sink, and between chunks (with the GIL) the checks that may end the run.
 class CheckedSink final : public ResultSink {
 public:
-    CheckedSink(MemorySink& out, ProgressMonitor& monitor) : out_(out), monitor_(monitor) {}
+    CheckedSink(ResultSink& out, ProgressMonitor& monitor) : out_(out), monitor_(monitor) {}
     void write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) override {
         out_.write_chunk(begin, n, columns, states);
         const py::gil_scoped_acquire gil;
@@ -43,7 +43,7 @@ public:
     void finish() override { out_.finish(); }
 
 private:
-    MemorySink& out_;
+    ResultSink& out_;
     ProgressMonitor& monitor_;
 };
 
@@ -93,15 +93,19 @@ py::dict run_in_memory(Ensemble& ensemble, const RunConfig& config, py::handle p
         result["saved_t"] = times;
     }
     MemorySink memory(std::move(destinations), states);
+    run_released(ensemble, memory, progress);
+    return result;
+}
+
+void run_released(Ensemble& ensemble, ResultSink& out, py::handle progress) {
     {
         const py::gil_scoped_release released;
-        ProgressMonitor monitor(progress, size);  // destroyed (joined) before the GIL is taken back
-        CheckedSink sink(memory, monitor);
+        ProgressMonitor monitor(progress, ensemble.size());  // destroyed (joined) before the GIL is taken back
+        CheckedSink sink(out, monitor);
         run_chunks(ensemble, sink, monitor.counter());
         sink.finish();
     }
-    if (!progress.is_none()) progress(size, size);
-    return result;
+    if (!progress.is_none()) progress(ensemble.size(), ensemble.size());
 }
 
 }  // namespace geomint::python

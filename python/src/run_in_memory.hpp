@@ -27,4 +27,8 @@ struct GroupedColumns {
 pybind11::dict run_in_memory(Ensemble& ensemble, const RunConfig& config, pybind11::handle progress,
                              const GroupedColumns& group = {});
 
+// The chunk loop of `ensemble` into `sink` (then sink.finish()) with the GIL released, taking it
+// back between chunks for Ctrl-C and the callback's errors; `progress` as above.
+void run_released(Ensemble& ensemble, ResultSink& sink, pybind11::handle progress);
+
 }  // namespace geomint::python
