@@ -29,6 +29,7 @@ py::dict run_pendulum(const std::vector<std::string>& arguments, const std::vect
                       py::handle progress) {
     PendulumRun run = python::parse_pendulum_arguments(arguments);
     if (!arrays.empty()) run.job.table = python::pendulum_rows(arrays);
+    if (run.job.size() == 0) run.config.backend = {};  // nothing to run: no device buffers of size 0
     const std::unique_ptr<Ensemble> ensemble = make_pendulum_ensemble(run.job, run.config);
     return python::run_in_memory(*ensemble, run.config, progress);
 }
@@ -43,6 +44,7 @@ py::dict run_spin(const std::vector<std::string>& arguments, const py::object& s
         initial.source = SpinInitialConditions::Source::table;
         initial.chains = rows;
         initial.table = python::spin_rows(spins.cast<py::array>(), rows, initial.spins);
+        if (rows == 0) run.config.backend = {};  // nothing to run: no device buffers of size 0
     }
     const std::unique_ptr<Ensemble> ensemble = make_spin_ensemble(run.job, run.config);
     python::GroupedColumns group{"s", {}};
