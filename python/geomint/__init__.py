@@ -55,11 +55,22 @@ Returns a geomint.Result with s (the final spins, shape + (spins, 3), or + (3,) 
 
 
 def _keyword_help(family):
-    """The CLI's --help with its options written as keywords."""
-    text = _geomint.command_help(family)
+    """The CLI's --help with its options written as keywords; the options that are not keywords
+    (--out, --resume, --print-config, --help) left out."""
+    lines, skipping = [], False
+    for line in _geomint.command_help(family).splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith("-") and line.startswith("  "):
+            skipping = not any(stripped.startswith(option + " ") or stripped == option
+                               for option, _ in keyword_options(family).values())
+        elif not line.startswith("      "):  # not a wrapped description: the option's lines end
+            skipping = False
+        if not skipping:
+            lines.append(line)
+    text = "\n".join(lines) + "\n"
     for keyword, (option, _) in sorted(keyword_options(family).items(), key=lambda kv: -len(kv[1][0])):
         text = text.replace(option, keyword)
-    return text
+    return text.replace("; needs --out FILE.h5", "; in the result's saved")
 
 
 _PORTRAIT_DOC = """Phase portrait of a pendulum or spin ensemble, as `geomint portrait FAMILY` records it.
