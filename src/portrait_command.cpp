@@ -68,6 +68,13 @@ void run_portrait_plan(const PortraitPlan& plan, AtomicOutputFile& file) {
 
 }  // namespace
 
+void open_portrait_output(std::optional<AtomicOutputFile>& file, const std::string& out) {
+    // HDF5 opens its file by name, hence a named temporary for the counts.
+    file.emplace(
+        out, "--out",
+        is_hdf5_path(out) ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);
+}
+
 PortraitSink::Write portrait_writer(const PortraitPlan& plan, AtomicOutputFile& file) {
     return [out = plan.config.out, &file, record = plan.record,
             energy = plan.settings.energy](const DensityHistogram& histogram) {
@@ -151,7 +158,7 @@ std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions
                       record_of(config, labels, colouring, settings, run.job.size()),
                       config.backend.backend == Backend::cuda,
                       {}};
-    plan.make_ensemble = [job = run.job, periodic](const RunConfig& c, PortraitSink& sink) {
+    plan.make_ensemble = [job = std::move(run.job), periodic](const RunConfig& c, PortraitSink& sink) {
         return make_pendulum_portrait_ensemble(job, c, sink, periodic);
     };
     return plan;
@@ -160,11 +167,8 @@ std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions
 void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     std::optional<AtomicOutputFile> file;
     // A bad destination is refused before any work.
-    const std::optional<PortraitPlan> plan = plan_portrait_pendulum(options, [&](const RunConfig& config) {
-        file.emplace(config.out, "--out",
-                     is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
-                                              : AtomicOutputFile::Temporary::unnamed_if_possible);
-    });
+    const std::optional<PortraitPlan> plan =
+        plan_portrait_pendulum(options, [&](const RunConfig& config) { open_portrait_output(file, config.out); });
     if (plan) run_portrait_plan(*plan, *file);
 }
 
@@ -217,7 +221,7 @@ std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& option
                       record_of(config, labels, colouring, settings, run.job.initial.chains),
                       spin_portrait_on_device(config),
                       {}};
-    plan.make_ensemble = [job = run.job, plane](const RunConfig& c, PortraitSink& sink) {
+    plan.make_ensemble = [job = std::move(run.job), plane](const RunConfig& c, PortraitSink& sink) {
         return make_spin_portrait_ensemble(job, c, sink, plane);
     };
     return plan;
@@ -226,11 +230,8 @@ std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& option
 void run_portrait_spin_command(const PortraitSpinOptions& options) {
     std::optional<AtomicOutputFile> file;
     // A bad destination is refused before any work.
-    const std::optional<PortraitPlan> plan = plan_portrait_spin(options, [&](const RunConfig& config) {
-        file.emplace(config.out, "--out",
-                     is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
-                                              : AtomicOutputFile::Temporary::unnamed_if_possible);
-    });
+    const std::optional<PortraitPlan> plan =
+        plan_portrait_spin(options, [&](const RunConfig& config) { open_portrait_output(file, config.out); });
     if (plan) run_portrait_plan(*plan, *file);
 }
 

@@ -59,6 +59,10 @@ std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions
 std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& options,
                                                const std::function<void(const RunConfig&)>& before_work);
 
+// Opens the output --out names into `file`: FILE.h5 holds the raw counts (portrait_counts_file.hpp),
+// any other name the PNG (UsageError for a bad destination).
+void open_portrait_output(std::optional<AtomicOutputFile>& file, const std::string& out);
+
 // The sink's write: the PNG, or with --out FILE.h5 the counts, into `file` (opened for config.out).
 PortraitSink::Write portrait_writer(const PortraitPlan& plan, AtomicOutputFile& file);
 

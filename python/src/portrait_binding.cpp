@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "command_line.hpp"
-#include "hdf5_sink.hpp"
 #include "run_in_memory.hpp"
 #include "sweep_arguments.hpp"
 #include "sweep_file.hpp"
@@ -36,12 +36,13 @@ py::dict run_portrait(const std::string& family, const std::vector<std::string>&
     run_released(*ensemble, sink, progress);
     const PortraitResult result = sink.take_result();
     if (!plan.config.out.empty()) {
-        // As the CLI writes it: the PNG, or the counts for FILE.h5.
-        AtomicOutputFile file(plan.config.out, "--out",
-                              is_hdf5_path(plan.config.out) ? AtomicOutputFile::Temporary::named
-                                                            : AtomicOutputFile::Temporary::unnamed_if_possible);
-        portrait_writer(plan, file)(result.histogram);
-        file.commit();
+        // As the CLI writes it: the PNG, or the counts for FILE.h5. Opened after the run, not
+        // before as the CLI does: an open output's signal handlers end the process on SIGINT,
+        // where Ctrl-C should raise KeyboardInterrupt between chunks.
+        std::optional<AtomicOutputFile> file;
+        open_portrait_output(file, plan.config.out);
+        portrait_writer(plan, *file)(result.histogram);
+        file->commit();
     }
     const portrait::PixelGrid& grid = result.histogram.grid();
     py::dict out;
