@@ -118,9 +118,11 @@ PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pe
 }
 
 std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions& options,
-                                                   const std::function<void(const RunConfig&)>& before_work) {
+                                                   const std::function<void(const RunConfig&)>& before_work,
+                                                   std::shared_ptr<const RowTable> rows) {
     refuse_family_only_options(options.family.common, options.family.exact);
     PendulumRun run = prepare_pendulum_run(options.family);
+    if (rows) run.job.table = std::move(rows);
     RunConfig& config = run.config;
     const PortraitOptions& o = options.portrait;
     const bool periodic = pendulum_potential_is_periodic(run.job.model);
@@ -173,9 +175,15 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
 }
 
 std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& options,
-                                               const std::function<void(const RunConfig&)>& before_work) {
+                                               const std::function<void(const RunConfig&)>& before_work,
+                                               std::shared_ptr<const RowTable> rows) {
     refuse_family_only_options(options.family.common, options.family.exact);
     SpinRun run = prepare_spin_run(options.family);
+    if (rows) {
+        run.job.initial.source = SpinInitialConditions::Source::table;
+        run.job.initial.chains = rows->rows;
+        run.job.initial.table = std::move(rows);
+    }
     RunConfig& config = run.config;
     const PortraitOptions& o = options.portrait;
     const int d = run.job.initial.spins;

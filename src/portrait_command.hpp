@@ -15,6 +15,7 @@
 #include "portrait_counts_file.hpp"
 #include "portrait_options.hpp"
 #include "portrait_sink.hpp"
+#include "row_table.hpp"
 #include "spin_command.hpp"
 
 namespace geomint {
@@ -53,11 +54,14 @@ struct PortraitPlan {
 
 // Parses and checks the options (UsageError), then calls `before_work` (if set; the CLI opens its
 // output there, so that a bad destination is refused before the ensemble is scanned). Empty when
-// --print-config printed the run instead.
+// --print-config printed the run instead. With `rows` (the Python module's arrays), they are the
+// ensemble's rows instead of the options' (pendulum: PendulumJob::table; spin: 3 d values per chain).
 std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions& options,
-                                                   const std::function<void(const RunConfig&)>& before_work);
+                                                   const std::function<void(const RunConfig&)>& before_work,
+                                                   std::shared_ptr<const RowTable> rows = nullptr);
 std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& options,
-                                               const std::function<void(const RunConfig&)>& before_work);
+                                               const std::function<void(const RunConfig&)>& before_work,
+                                               std::shared_ptr<const RowTable> rows = nullptr);
 
 // Opens the output --out names into `file`: FILE.h5 holds the raw counts (portrait_counts_file.hpp),
 // any other name the PNG (UsageError for a bad destination).

@@ -78,8 +78,8 @@ _PORTRAIT_DOC = """Phase portrait of a pendulum or spin ensemble, as `geomint po
 family: "pendulum" or "spin". Every other keyword is an option of `geomint portrait FAMILY`
   (the family's options and the portrait's: width, height, q_range, p_range, skip_steps,
   record_every, colour, energy_range, plane, spin), dashes as underscores, given as numbers or the
-  CLI's text (arrays of initial conditions are not taken here). out="FILE.png" (or FILE.h5, the
-  raw counts) also writes the CLI's file.
+  CLI's text; q0, p0, mass, omega (pendulum) and s0 (spin) may be arrays, as for geomint.pendulum
+  and geomint.spin. out="FILE.png" (or FILE.h5, the raw counts) also writes the CLI's file.
 progress: as for geomint.pendulum.
 Returns a geomint.Result with counts (uint64, shape (height, width), row 0 the top of the
   image), energy_sums (with colour="energy"), extent (xmin, xmax, ymin, ymax), x_label, y_label

@@ -29,37 +29,43 @@ def _shaped(arrays, shape, state_shape):
     return out
 
 
-def pendulum(q0=None, p0=None, mass=None, omega=None, *, progress=None, **options):
-    arrays = {"mass": mass, "omega": omega, "q0": q0, "p0": p0}
+def _pendulum_rows(arrays, options):
+    """With any array-like among q0, p0, mass, omega: (the four broadcast arrays in PendulumAxis
+    order, their shape, the CLI texts of their extremes); otherwise ([], None, arrays)."""
     given = [name for name in _PENDULUM_ARRAYS if is_array_like(arrays[name])]
-    table = []
-    if given:
-        if options.get("random") is not None:
-            raise ValueError(f"--random: draws the rows itself; give {', '.join(given)} as a number or text, not an array")
-        defaults = {"mass": 1.0, "omega": 1.0, "q0": 1.0, "p0": 0.0}
-        checked = {}
-        for name in _PENDULUM_ARRAYS:
-            value = arrays[name]
-            if value is None:
-                value = defaults[name]
-            elif isinstance(value, str):
-                raise ValueError(f"--{name}: give a number or an array when other parameters are arrays, not '{value}'")
-            checked[name] = real_array(f"--{name}", value)
-        try:
-            shape = np.broadcast_shapes(*(a.shape for a in checked.values()))
-        except ValueError:
-            shapes = ", ".join(f"{n} {checked[n].shape}" for n in _PENDULUM_ARRAYS)
-            raise ValueError(f"--q0/--p0/--mass/--omega: shapes do not broadcast together ({shapes})") from None
-        table = [np.broadcast_to(checked[n], shape) for n in _PENDULUM_ARRAYS]
-        # The extremes stand for the arrays in the CLI's checks (positive mass, float range, the
-        # step bound's warning); the arrays are the rows.
-        if table[0].size > 0:
-            arrays = {n: bounds_text(checked[n]) for n in _PENDULUM_ARRAYS}
-        else:
-            arrays = {n: None for n in _PENDULUM_ARRAYS}
-    arguments = cli_arguments("pendulum", {**arrays, **options})
+    if not given:
+        return [], None, arrays
+    if options.get("random") is not None:
+        raise ValueError(f"--random: draws the rows itself; give {', '.join(given)} as a number or text, not an array")
+    defaults = {"mass": 1.0, "omega": 1.0, "q0": 1.0, "p0": 0.0}
+    checked = {}
+    for name in _PENDULUM_ARRAYS:
+        value = arrays[name]
+        if value is None:
+            value = defaults[name]
+        elif isinstance(value, str):
+            raise ValueError(f"--{name}: give a number or an array when other parameters are arrays, not '{value}'")
+        checked[name] = real_array(f"--{name}", value)
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in checked.values()))
+    except ValueError:
+        shapes = ", ".join(f"{n} {checked[n].shape}" for n in _PENDULUM_ARRAYS)
+        raise ValueError(f"--q0/--p0/--mass/--omega: shapes do not broadcast together ({shapes})") from None
+    table = [np.broadcast_to(checked[n], shape) for n in _PENDULUM_ARRAYS]
+    # The extremes stand for the arrays in the CLI's checks (positive mass, float range, the step
+    # bound's warning); the arrays are the rows.
+    if table[0].size > 0:
+        texts = {n: bounds_text(checked[n]) for n in _PENDULUM_ARRAYS}
+    else:
+        texts = {n: None for n in _PENDULUM_ARRAYS}
+    return table, shape, texts
+
+
+def pendulum(q0=None, p0=None, mass=None, omega=None, *, progress=None, **options):
+    table, shape, texts = _pendulum_rows({"mass": mass, "omega": omega, "q0": q0, "p0": p0}, options)
+    arguments = cli_arguments("pendulum", {**texts, **options})
     flat = _geomint.run_pendulum(arguments, table, callback_for(progress))
-    return _pendulum_result(flat, shape if given else None)
+    return _pendulum_result(flat, shape)
 
 
 def _spin_table(s0, options):
@@ -123,12 +129,17 @@ def _pendulum_result(flat, shape=None):
 def portrait(family="pendulum", *, progress=None, **options):
     if family not in ("pendulum", "spin"):
         raise ValueError(f"family: unknown family '{family}' (valid: pendulum, spin)")
-    for name, value in options.items():
-        if is_array_like(value) and name not in ("field",):
-            raise ValueError(f"--{name.replace('_', '-')}: a portrait takes the CLI's values (a number or text such "
-                             "as '-3:3:512'), not an array")
+    arrays, rows = [], 0
+    if family == "pendulum":
+        values = {name: options.pop(name, None) for name in _PENDULUM_ARRAYS}
+        arrays, _, texts = _pendulum_rows(values, options)
+        options.update(texts)
+    elif is_array_like(options.get("s0")):
+        arrays, rows, _, extra, _ = _spin_table(options.pop("s0"), options)
+        arrays = [arrays]
+        options.update(extra)
     arguments = cli_arguments(f"portrait {family}", options)
-    return Result(_geomint.run_portrait(family, arguments, callback_for(progress)))
+    return Result(_geomint.run_portrait(family, arguments, arrays, rows, callback_for(progress)))
 
 
 def run(path, *, progress=None):
@@ -139,7 +150,7 @@ def run(path, *, progress=None):
             return _pendulum_result(_geomint.run_pendulum(arguments, [], callback))
         if command == "spin":
             return _spin_result(_geomint.run_spin(arguments, None, 0, callback))
-        return Result(_geomint.run_portrait(command.split()[1], arguments, callback))
+        return Result(_geomint.run_portrait(command.split()[1], arguments, [], 0, callback))
     except ValueError as error:
         # As `geomint run` reports it: the file's key and line instead of the option.
         raise ValueError(_geomint.locate_sweep_error(str(path), str(error))) from None

@@ -57,7 +57,8 @@ SpinRun parse_spin_arguments(const std::vector<std::string>& arguments) {
     return prepare_spin_run(options);
 }
 
-PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments) {
+PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments,
+                                      std::shared_ptr<const RowTable> rows) {
     CLI::App app;
     PortraitPendulumOptions pendulum;
     PortraitSpinOptions spin;
@@ -68,7 +69,8 @@ PortraitPlan parse_portrait_arguments(const std::string& family, const std::vect
     parse(app, family == "spin" ? *commands.spin : *commands.pendulum, {"portrait", family}, arguments);
     pendulum.family.common.in_memory = spin.family.common.in_memory = true;
     // No --print-config here, so there is always a plan.
-    return *(family == "spin" ? plan_portrait_spin(spin, {}) : plan_portrait_pendulum(pendulum, {}));
+    return *(family == "spin" ? plan_portrait_spin(spin, {}, std::move(rows))
+                              : plan_portrait_pendulum(pendulum, {}, std::move(rows)));
 }
 
 namespace {

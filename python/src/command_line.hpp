@@ -19,7 +19,9 @@ SpinRun parse_spin_arguments(const std::vector<std::string>& arguments);
 
 // `arguments` as typed after `geomint portrait FAMILY` (pendulum or spin), parsed and checked;
 // --out is optional (the histogram stays in memory).
-PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments);
+// With `rows`, they are the ensemble's rows (as plan_portrait_pendulum|spin take them).
+PortraitPlan parse_portrait_arguments(const std::string& family, const std::vector<std::string>& arguments,
+                                      std::shared_ptr<const RowTable> rows = nullptr);
 
 // The options of a command ("pendulum", "spin", "portrait pendulum", "portrait spin"): each long name ("--t-end") and
 // whether it is a flag (takes no value).

@@ -90,7 +90,8 @@ PYBIND11_MODULE(_geomint, m) {
     });
     m.def("run_pendulum", &run_pendulum, py::arg("arguments"), py::arg("arrays"), py::arg("progress"));
     m.def("run_spin", &run_spin, py::arg("arguments"), py::arg("spins"), py::arg("rows"), py::arg("progress"));
-    m.def("run_portrait", &python::run_portrait, py::arg("family"), py::arg("arguments"), py::arg("progress"));
+    m.def("run_portrait", &python::run_portrait, py::arg("family"), py::arg("arguments"), py::arg("arrays"),
+          py::arg("rows"), py::arg("progress"));
     m.def("sweep_file_command", &python::sweep_file_command, py::arg("path"));
     m.def("locate_sweep_error", &python::locate_sweep_error, py::arg("path"), py::arg("message"));
     m.def("command_options", &python::command_options, py::arg("family"));

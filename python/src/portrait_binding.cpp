@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "command_line.hpp"
+#include "numpy_rows.hpp"
 #include "run_in_memory.hpp"
 #include "sweep_arguments.hpp"
 #include "sweep_file.hpp"
@@ -29,8 +30,14 @@ py::array_t<std::uint64_t> image(std::span<const portrait::HistogramCount> value
 
 }  // namespace
 
-py::dict run_portrait(const std::string& family, const std::vector<std::string>& arguments, py::handle progress) {
-    const PortraitPlan plan = parse_portrait_arguments(family, arguments);
+py::dict run_portrait(const std::string& family, const std::vector<std::string>& arguments,
+                      const std::vector<py::array>& arrays, std::uint64_t rows, py::handle progress) {
+    std::shared_ptr<const RowTable> table;
+    if (arrays.size() == 4) table = pendulum_rows(arrays);
+    // The chain's spins per row: the array's size over the rows (its last two axes are spins x 3).
+    if (arrays.size() == 1)
+        table = spin_rows(arrays[0], rows, rows == 0 ? 1 : static_cast<int>(arrays[0].size() / (3 * rows)));
+    const PortraitPlan plan = parse_portrait_arguments(family, arguments, table);
     PortraitSink sink(plan.settings, plan.on_device, plan.config.threads);
     const std::unique_ptr<Ensemble> ensemble = plan.make_ensemble(plan.config, sink);
     run_released(*ensemble, sink, progress);
