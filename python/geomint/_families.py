@@ -1,4 +1,4 @@
-"""geomint.pendulum and geomint.spin: the CLI's commands with NumPy arrays in and out."""
+"""geomint.pendulum, spin, portrait and run: the CLI's commands with NumPy arrays in and out."""
 
 import numpy as np
 
