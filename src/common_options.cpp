@@ -67,14 +67,14 @@ RunConfig parse_run_config(const CommonOptions& o) {
     config.newton_max_iterations = static_cast<int>(newton_max);
     config.quiet = o.quiet;
     config.resume = o.resume;
-    if (o.out.empty()) throw UsageError("--out", "is required");
+    if (o.out.empty() && !o.in_memory) throw UsageError("--out", "is required");
     config.out = o.out;
     check_hdf5_destination(config.out);
     if (given(o, "--save-every")) {
         if (o.save_every == "0")
             throw UsageError("--save-every", "must be at least 1 (leave it out to save no states)");
         config.save_every = parse_positive_integer(o.save_every, "--save-every");
-        if (!is_hdf5_path(config.out))
+        if (!o.in_memory && !is_hdf5_path(config.out))
             throw UsageError("--save-every", "saved states need an HDF5 output: give --out FILE.h5 (not '" +
                                                  config.out + "'; CSV holds the final state only)");
     }

@@ -24,6 +24,9 @@ struct CommonOptions {
     bool print_config = false;          // print the run as a sweep file instead of running it
     bool resume = false;                // continue an interrupted run from its journal
     const CLI::App* command = nullptr;  // the subcommand, to ask which options were given
+    // Set by the Python module: the results stay in memory, so there is no --out to require and
+    // --save-every needs no HDF5 file.
+    bool in_memory = false;
 };
 
 // Whether `option` (e.g. "--seed") was given on the command line, even with its default value.

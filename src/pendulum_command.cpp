@@ -62,7 +62,8 @@ ParsedPendulum parse_rows(const PendulumOptions& o, Precision precision) {
     const std::vector<const std::string*> texts{&o.mass, &o.omega, &o.q0, &o.p0};
     const std::vector<bool> positive{true, true, false, false};
     const ParameterAxis single{0, 0, 1};
-    ParsedPendulum parsed{{{}, ParameterGrid({single, single, single, single}, "--q0"), std::nullopt, o.exact}, {}, {}};
+    ParsedPendulum parsed{
+        {{}, ParameterGrid({single, single, single, single}, "--q0"), std::nullopt, o.exact, nullptr}, {}, {}};
     std::vector<ParameterAxis> axes;
     if (!o.random.empty()) {
         RandomPendulumParameters random;

@@ -11,6 +11,7 @@
 #include "parameter_axis.hpp"
 #include "pendulum_dispatch.hpp"
 #include "portrait_run.hpp"
+#include "row_table.hpp"
 
 namespace geomint {
 
@@ -34,9 +35,17 @@ struct PendulumJob {
     ParameterGrid grid;                              // axes in row order: mass, omega, q0, p0 (the last varies fastest)
     std::optional<RandomPendulumParameters> random;  // when set, the rows instead of `grid`
     bool exact = false;                              // add q_exact, p_exact (math §1.3)
+    // When set, the rows instead of `grid` and `random`: values given row by row (the Python
+    // module's arrays), in PendulumAxis order.
+    std::shared_ptr<const RowTable> table;
 
-    std::uint64_t size() const { return random ? random->count : grid.size(); }
+    std::uint64_t size() const { return table ? table->rows : random ? random->count : grid.size(); }
     double value(std::uint64_t row, std::size_t axis) const {
+        if (table) {
+            double values[4];
+            table->fill(row, values);
+            return values[axis];
+        }
         return random ? random->value(row, axis) : grid.value(row, axis);
     }
 };

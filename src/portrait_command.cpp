@@ -42,15 +42,6 @@ std::string describe(const std::string& family, const RunConfig& config) {
     return text.empty() ? "geomint portrait " + family + "\n" : text;
 }
 
-// The output as --out names it: FILE.h5 holds the raw counts (portrait_counts_file.hpp), any other
-// name the PNG. Opened before the run, so that a bad destination is refused before any work; HDF5
-// opens its file by name, hence a named temporary.
-AtomicOutputFile open_output(const RunConfig& config) {
-    return AtomicOutputFile(config.out, "--out",
-                            is_hdf5_path(config.out) ? AtomicOutputFile::Temporary::named
-                                                     : AtomicOutputFile::Temporary::unnamed_if_possible);
-}
-
 // What the counts file records of the run besides its histogram.
 PortraitRecord record_of(const RunConfig& config, const PortraitLabels& labels, PortraitColouring colouring,
                          const PortraitSettings& settings, std::uint64_t trajectories) {
@@ -68,19 +59,31 @@ PortraitRecord record_of(const RunConfig& config, const PortraitLabels& labels, 
     return record;
 }
 
-// The portrait sink of a run: it writes the PNG (or with --out FILE.h5 the counts) into the output
-// opened before the run, which the pipeline then commits.
-PortraitSink::Write writer(const RunConfig& config, AtomicOutputFile& file, const PortraitRecord& record,
-                           const PortraitSettings& settings) {
-    return [&config, &file, record, energy = settings.energy](const DensityHistogram& histogram) {
-        if (is_hdf5_path(config.out))
+// The plan's sink into the output opened before the run, then the pipeline (which commits it).
+void run_portrait_plan(const PortraitPlan& plan, AtomicOutputFile& file) {
+    PortraitSink sink(plan.settings, plan.on_device, plan.config.threads, portrait_writer(plan, file));
+    const std::unique_ptr<Ensemble> ensemble = plan.make_ensemble(plan.config, sink);
+    run_pipeline(plan.config, *ensemble, sink, file);
+}
+
+}  // namespace
+
+void open_portrait_output(std::optional<AtomicOutputFile>& file, const std::string& out) {
+    // HDF5 opens its file by name, hence a named temporary for the counts.
+    file.emplace(
+        out, "--out",
+        is_hdf5_path(out) ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);
+}
+
+PortraitSink::Write portrait_writer(const PortraitPlan& plan, AtomicOutputFile& file) {
+    return [out = plan.config.out, &file, record = plan.record,
+            energy = plan.settings.energy](const DensityHistogram& histogram) {
+        if (is_hdf5_path(out))
             write_portrait_counts(file, histogram, record);
         else
             write_portrait_png(file, histogram, record.labels, record.colouring, energy ? &*energy : nullptr);
     };
 }
-
-}  // namespace
 
 PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pendulum, PortraitSpinOptions& spin,
                                       PortraitAddOptions& add) {
@@ -114,9 +117,12 @@ PortraitCommands add_portrait_command(CLI::App& app, PortraitPendulumOptions& pe
     return c;
 }
 
-void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
+std::optional<PortraitPlan> plan_portrait_pendulum(const PortraitPendulumOptions& options,
+                                                   const std::function<void(const RunConfig&)>& before_work,
+                                                   std::shared_ptr<const RowTable> rows) {
     refuse_family_only_options(options.family.common, options.family.exact);
     PendulumRun run = prepare_pendulum_run(options.family);
+    if (rows) run.job.table = std::move(rows);
     RunConfig& config = run.config;
     const PortraitOptions& o = options.portrait;
     const bool periodic = pendulum_potential_is_periodic(run.job.model);
@@ -134,8 +140,8 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
     const std::optional<ValueRange> energy_range = parse_energy_range(o, colouring);
     // Everything is checked: --print-config prints the file and stops here.
     if (record_configuration(options.family.common, config, implied_pendulum_configuration(options.family, run)))
-        return;
-    AtomicOutputFile file = open_output(config);  // a bad destination is refused before any work
+        return std::nullopt;
+    if (before_work) before_work(config);
 
     const PendulumEnsembleBounds bounds = scan_pendulum_ensemble(run.job, config.precision, q.low, q.high);
     if (!p_range) {
@@ -149,15 +155,35 @@ void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
         settings.energy =
             energy_range ? EnergyScale(energy_range->low, energy_range->high) : EnergyScale(bounds.emin, bounds.emax);
     const PortraitLabels labels{periodic ? "q wrapped to (-pi, pi]" : "q", "p", describe("pendulum", config)};
-    PortraitSink sink(settings, config.backend.backend == Backend::cuda, config.threads,
-                      writer(config, file, record_of(config, labels, colouring, settings, run.job.size()), settings));
-    const std::unique_ptr<Ensemble> ensemble = make_pendulum_portrait_ensemble(run.job, config, sink, periodic);
-    run_pipeline(config, *ensemble, sink, file);
+    PortraitPlan plan{config,
+                      settings,
+                      record_of(config, labels, colouring, settings, run.job.size()),
+                      config.backend.backend == Backend::cuda,
+                      {}};
+    plan.make_ensemble = [job = std::move(run.job), periodic](const RunConfig& c, PortraitSink& sink) {
+        return make_pendulum_portrait_ensemble(job, c, sink, periodic);
+    };
+    return plan;
 }
 
-void run_portrait_spin_command(const PortraitSpinOptions& options) {
+void run_portrait_pendulum_command(const PortraitPendulumOptions& options) {
+    std::optional<AtomicOutputFile> file;
+    // A bad destination is refused before any work.
+    const std::optional<PortraitPlan> plan =
+        plan_portrait_pendulum(options, [&](const RunConfig& config) { open_portrait_output(file, config.out); });
+    if (plan) run_portrait_plan(*plan, *file);
+}
+
+std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& options,
+                                               const std::function<void(const RunConfig&)>& before_work,
+                                               std::shared_ptr<const RowTable> rows) {
     refuse_family_only_options(options.family.common, options.family.exact);
     SpinRun run = prepare_spin_run(options.family);
+    if (rows) {
+        run.job.initial.source = SpinInitialConditions::Source::table;
+        run.job.initial.chains = rows->rows;
+        run.job.initial.table = std::move(rows);
+    }
     RunConfig& config = run.config;
     const PortraitOptions& o = options.portrait;
     const int d = run.job.initial.spins;
@@ -186,8 +212,9 @@ void run_portrait_spin_command(const PortraitSpinOptions& options) {
     const PortraitColouring colouring = parse_colouring(o.colour);
     const std::optional<ValueRange> energy_range = parse_energy_range(o, colouring);
     // Everything is checked: --print-config prints the file and stops here.
-    if (record_configuration(options.family.common, config, implied_spin_configuration(options.family, run))) return;
-    AtomicOutputFile file = open_output(config);  // a bad destination is refused before any work
+    if (record_configuration(options.family.common, config, implied_spin_configuration(options.family, run)))
+        return std::nullopt;
+    if (before_work) before_work(config);
 
     if (colouring == PortraitColouring::mean_energy)
         settings.energy = energy_range ? EnergyScale(energy_range->low, energy_range->high)
@@ -197,11 +224,23 @@ void run_portrait_spin_command(const PortraitSpinOptions& options) {
         sphere ? "spin " + i + ", Lambert equal-area: north (z >= 0) left, seen from above; south right, from below"
                : "s" + i + "^z",
         sphere ? "spin " + i + ", Lambert equal-area (y)" : "s" + next + "^z", describe("spin", config)};
-    PortraitSink sink(
-        settings, spin_portrait_on_device(config), config.threads,
-        writer(config, file, record_of(config, labels, colouring, settings, run.job.initial.chains), settings));
-    const std::unique_ptr<Ensemble> ensemble = make_spin_portrait_ensemble(run.job, config, sink, plane);
-    run_pipeline(config, *ensemble, sink, file);
+    PortraitPlan plan{config,
+                      settings,
+                      record_of(config, labels, colouring, settings, run.job.initial.chains),
+                      spin_portrait_on_device(config),
+                      {}};
+    plan.make_ensemble = [job = std::move(run.job), plane](const RunConfig& c, PortraitSink& sink) {
+        return make_spin_portrait_ensemble(job, c, sink, plane);
+    };
+    return plan;
+}
+
+void run_portrait_spin_command(const PortraitSpinOptions& options) {
+    std::optional<AtomicOutputFile> file;
+    // A bad destination is refused before any work.
+    const std::optional<PortraitPlan> plan =
+        plan_portrait_spin(options, [&](const RunConfig& config) { open_portrait_output(file, config.out); });
+    if (plan) run_portrait_plan(*plan, *file);
 }
 
 }  // namespace geomint

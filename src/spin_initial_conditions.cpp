@@ -38,6 +38,11 @@ void SpinInitialConditions::fill(std::uint64_t global_index, double* out) const 
         case Source::file:
             for (int k = 0; k < 3 * spins; ++k) out[k] = rows[global_index][k];
             return;
+        case Source::table:
+            // Normalised as --init normalises what it reads: the same values give the same run.
+            table->fill(global_index, out);
+            for (int i = 0; i < spins; ++i) normalise_spin(out + 3 * i);
+            return;
     }
 }
 

@@ -3,21 +3,24 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "geomint/spin/spin_wave.hpp"
+#include "row_table.hpp"
 
 namespace geomint {
 
 struct SpinInitialConditions {
-    enum class Source { s0, wave, random, file } source = Source::s0;
+    enum class Source { s0, wave, random, file, table } source = Source::s0;
     int spins = 1;
     std::uint64_t chains = 1;
     std::vector<double> s0;                 // Source::s0: the normalised spin
     double wave_phi = 0;                    // Source::wave
     std::uint64_t seed = 0;                 // Source::random
     std::vector<std::vector<double>> rows;  // Source::file: 3 * spins normalised values per chain
+    std::shared_ptr<const RowTable> table;  // Source::table: 3 * spins values per chain, normalised by fill()
 
     // Source::wave: the paper's wave (math §2) with latitude wave_phi.
     spin::SpinWave<double> wave() const;

@@ -7,7 +7,7 @@ if ! command -v clang-format >/dev/null 2>&1; then
   echo "check-format: clang-format is not installed (tools/packages.txt lists it)"
   exit 1
 fi
-mapfile -t files < <(find include kernels src tests bench -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' | sort)
+mapfile -t files < <(find include kernels src tests bench python -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' | sort)
 if clang-format --dry-run --Werror "${files[@]}" 2>"${TMPDIR:-/tmp}/check-format.$$"; then
   echo "check-format: ${#files[@]} files follow .clang-format"
   rm -f "${TMPDIR:-/tmp}/check-format.$$"

@@ -20,7 +20,7 @@ sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 # (and UBSan's checks move what it folds), so results would differ from the g++ build's by an ulp.
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$sanitize -ffp-contract=off" \
-  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DGEOMINT_CUDA=OFF -DGEOMINT_BUILD_BENCH=OFF -DGEOMINT_MPI=OFF >/dev/null
+  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DGEOMINT_CUDA=OFF -DGEOMINT_BUILD_BENCH=OFF -DGEOMINT_MPI=OFF -DGEOMINT_PYTHON=OFF >/dev/null
 
 logs="$root/$build/sanitizer-logs"
 rm -rf "$logs"
