@@ -9,6 +9,7 @@
 #include "geomint/spin/dual.hpp"
 #include "geomint/spin/gauss_legendre.hpp"
 #include "geomint/spin/geometry.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/vec3.hpp"
@@ -30,6 +31,36 @@ template <class Real>
 GEOMINT_HD Real small_increment() {
     return std::cbrt(std::numeric_limits<Real>::epsilon());
 }
+
+// The AVF path of one spin for the analytic Jacobian: p(xi) = c + (1 - xi) phi_c^{-1}(u) +
+// xi phi_c^{-1}(v), and dp/dv for a centre c(v) with dc/dv = dc (zero for c = u).
+template <class Real>
+struct PathJacobian {
+    Vec3<Real> c, xu, xv;
+    Mat3<Real> dc, dxu, dxv;
+    GEOMINT_HD PathJacobian(const Vec3<Real>& centre, const Mat3<Real>& centre_jacobian, const Vec3<Real>& u,
+                            const Vec3<Real>& v)
+        : c(centre),
+          xu(inverse_retract(centre, u)),
+          xv(inverse_retract(centre, v)),
+          dc(centre_jacobian),
+          dxu(inverse_retract_dc(centre, u) * centre_jacobian),
+          dxv(inverse_retract_du(centre, v) + inverse_retract_dc(centre, v) * centre_jacobian) {}
+    GEOMINT_HD Vec3<Real> point(Real xi) const { return c + ((Real(1) - xi) * xu + xi * xv); }
+    // dp/dv = constant() + xi slope().
+    GEOMINT_HD Mat3<Real> constant() const { return dc + dxu; }
+    GEOMINT_HD Mat3<Real> slope() const { return dxv - dxu; }
+};
+
+// y = p/|p| with 1/|p| and N = dy/dp = (I - y y^T)/|p|.
+template <class Real>
+struct UnitJacobian {
+    Real inv;
+    Vec3<Real> y;
+    Mat3<Real> n;
+    GEOMINT_HD explicit UnitJacobian(const Vec3<Real>& p)
+        : inv(Real(1) / norm(p)), y(inv * p), n(Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y)) {}
+};
 
 // AVF DRG (math §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
 // 8-point Gauss-Legendre (enough for round-off energy error, math §2.2). Symmetric centres.
@@ -61,6 +92,67 @@ struct AvfGradient {
         }
         return g;
     }
+
+    // g and its total derivatives in v_{i-1}, v_i, v_{i+1} (dc = dc/dv_i), for the analytic
+    // Jacobian of DrgStage. Per node, with p = c + gam, y = p/|p|, N = dy/dp and a = grad H(y):
+    // tangent_retract is f(p, a) = N a, so df = (df/dp) dp + N H dy, and dp/dv_i =
+    // dc + (1 - xi) dxu + xi dxv with x = phi_c^{-1} differentiated in c and in v. The
+    // neighbours enter only through their own y (and the top's three gradient arguments are y).
+    template <class System, class Real>
+    requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
+                                                                               const Neighbourhood<Real, Real>& n,
+                                                                               const Vec3<Real>& c,
+                                                                               const Mat3<Real>& dc,
+                                                                               NeighbourJacobian<Real>& dg)
+    const {
+        using M3 = Mat3<Real>;
+        const PathJacobian<Real> own(c, dc, n.u, n.v);
+        PathJacobian<Real> pl = own, pr = own;
+        if constexpr (System::is_chain) {
+            pl = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
+            pr = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
+        }
+        // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
+        // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
+        // instead of one per node.
+        Vec3<Real> g{Real(0), Real(0), Real(0)};
+        M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
+        using Rule = GaussLegendre<8>;
+        for (int q = 0; q < Rule::size; ++q) {
+            const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
+            const UnitJacobian<Real> y(own.point(xi));
+            UnitJacobian<Real> yl = y, yr = y;
+            if constexpr (System::is_chain) {
+                yl = UnitJacobian<Real>(pl.point(xi));
+                yr = UnitJacobian<Real>(pr.point(xi));
+            }
+            const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
+            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
+            // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
+            const Vec3<Real> f = y.n * a;
+            g += w * f;
+            const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
+            const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+            const M3 k = dfdp + y.n * (h_self * y.n);
+            s0 += w * k;
+            s1 += (w * xi) * k;
+            if constexpr (System::is_chain) {
+                const M3 kl = y.n * (hess.left * yl.n), kr = y.n * (hess.right * yr.n);
+                l0 += w * kl;
+                l1 += (w * xi) * kl;
+                r0 += w * kr;
+                r1 += (w * xi) * kr;
+            }
+        }
+        dg.self = s0 * own.constant() + s1 * own.slope();
+        if constexpr (System::is_chain) {
+            dg.left = l0 * pl.constant() + l1 * pl.slope();
+            dg.right = r0 * pr.constant() + r1 * pr.slope();
+        } else {
+            dg.left = dg.right = M3::zero();
+        }
+        return g;
+    }
 };
 
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
@@ -81,6 +173,39 @@ struct MidpointGradient {
         const Vec3<T> grad = system.gradient(cl, c, cr);
         const Vec3<T> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
         return grad - c * dot(c, grad) + lambda * eta;
+    }
+
+    // g and its total derivatives (see AvfGradient::linearise); lambda is a constant here, as in
+    // the dual-number residual. d(P_c grad) = P_c dgrad - ((c.grad) I + c grad^T) dc and
+    // d eta/dv = d phi_c^{-1}(v)/dv + (d phi_c^{-1}(v)/dc - d phi_c^{-1}(u)/dc) dc.
+    template <class System>
+    requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
+                                                                               const Neighbourhood<Real, Real>& n,
+                                                                               const Vec3<Real>& c,
+                                                                               const Mat3<Real>& dc,
+                                                                               NeighbourJacobian<Real>& dg)
+    const {
+        using M3 = Mat3<Real>;
+        Vec3<Real> cl = c, cr = c;
+        if constexpr (System::is_chain) {
+            cl = symmetric_centre(n.ul, n.vl);
+            cr = symmetric_centre(n.ur, n.vr);
+        }
+        const Vec3<Real> grad = system.gradient(cl, c, cr);
+        const NeighbourJacobian<Real> hess = system.gradient_jacobian(cl, c, cr);
+        const Vec3<Real> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
+        const Real cg = dot(c, grad);
+        const M3 projector = M3::identity() - M3::outer(c, c);
+        const M3 deta = inverse_retract_du(c, n.v) + (inverse_retract_dc(c, n.v) - inverse_retract_dc(c, n.u)) * dc;
+        const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+        dg.self = (projector * h_self - M3::identity(cg) - M3::outer(c, grad)) * dc + lambda * deta;
+        if constexpr (System::is_chain) {
+            dg.left = projector * hess.left * normalise_jacobian(n.ul + n.vl);
+            dg.right = projector * hess.right * normalise_jacobian(n.ur + n.vr);
+        } else {
+            dg.left = dg.right = M3::zero();
+        }
+        return grad - c * cg + lambda * eta;
     }
 
     template <class System>
@@ -124,6 +249,24 @@ struct LocalMidpointGradient {
         } else {
             return mu * system.site_discrete_gradient(u, u, n.v, u);
         }
+    }
+
+    // g = mu gbar: dg/dv_i = gbar (d mu/dv_i)^T + mu d gbar/dv_i, d mu/dv_i = (u + v)^T/(2 |u + v|);
+    // the neighbours enter through gbar only. Chains (mmp runs on chains only).
+    template <class System, class Real>
+    requires(System::is_chain&& HasMidpointDrgJacobian<System, Real>)
+        GEOMINT_HD Vec3<Real> linearise(const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>&,
+                                        const Mat3<Real>&, NeighbourJacobian<Real>& dg)
+    const {
+        const Vec3<Real> sum = n.u + n.v;
+        const Real length = norm(sum);
+        const Real mu = Real(0.5) * length;
+        const Vec3<Real> gbar = system.midpoint_drg(n.ul, n.vl, n.u, n.v, n.ur, n.vr);
+        const NeighbourJacobian<Real> j = system.midpoint_drg_jacobian(n.ul, n.vl, n.u, n.v, n.ur, n.vr);
+        dg.self = Mat3<Real>::outer(gbar, (Real(0.5) / length) * sum) + mu * j.self;
+        dg.left = mu * j.left;
+        dg.right = mu * j.right;
+        return mu * gbar;
     }
 };
 
