@@ -129,6 +129,15 @@ void check_all(const System& system, int d) {
     expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::MidpointGradient<double>>{}, "mp");
     if constexpr (System::is_chain)
         expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::LocalMidpointGradient>{}, "mmp");
+    using gs::IaDirection;
+    // ia; sia (and compsia's stages); comp2's (and comp4's) two stages.
+    expect_matches_oracle(system, d, MakeDrg<gs::Centre::start, gs::ItohAbeGradient<IaDirection::forward>>{}, "ia");
+    expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::ItohAbeGradient<IaDirection::symmetrised>>{},
+                          "sia");
+    expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::ItohAbeGradient<IaDirection::adjoint>>{},
+                          "comp2_adjoint");
+    expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::ItohAbeGradient<IaDirection::forward>>{},
+                          "comp2_forward");
 }
 
 TEST(AnalyticJacobians, TopMatchesDualNumbers) { check_all(top(), 1); }
@@ -160,9 +169,9 @@ TEST(AnalyticJacobians, OracleComparisonDetectsAWrongHessian) {
     EXPECT_GT(max_defect(problem, 1, 4, s.v, residual), 1e-3);
 }
 
-// Which problems take the analytic path: every system for the midpoint baselines, avf and mp;
-// chains for mmp. The Itoh-Abe family and collocation build theirs by dual numbers (the
-// AutomaticJacobians view of a system forces that for every scheme).
+// Which problems take the analytic path: every system for the midpoint baselines and every DRG
+// (mmp: chains only). Collocation builds its Jacobian by dual numbers (the AutomaticJacobians
+// view of a system forces that for every scheme).
 template <class Problem>
 constexpr bool analytic = gs::detail::HasLinearise<Problem, double>;
 
@@ -173,7 +182,9 @@ constexpr void static_checks() {
     static_assert(analytic<gs::MidpointStep<gs::MidpointKind::spherical, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::MidpointGradient<double>, u, double>>);
-    static_assert(!analytic<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
+    static_assert(analytic<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
+    static_assert(
+        analytic<gs::DrgStage<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>, u, double>>);
     static_assert(!analytic<gs::CollocationStep<2, u, double>>);
     using Ad = gs::AutomaticJacobians<System>;
     static_assert(!analytic<gs::MidpointStep<gs::MidpointKind::embedded, Ad, double>>);
@@ -211,6 +222,11 @@ void same_runs(const System& system, int d) {
     expect_same_run(gs::Avf{}, system, d, 0.05, 40);
     expect_same_run(gs::GonzalezMidpoint{}, system, d, 0.05, 40);
     if constexpr (System::is_chain) expect_same_run(gs::LocalMidpoint{}, system, d, 0.05, 40);
+    expect_same_run(gs::ItohAbe{}, system, d, 0.05, 40);
+    expect_same_run(gs::SymmetrisedItohAbe{}, system, d, 0.05, 40);
+    expect_same_run(gs::Comp2{}, system, d, 0.05, 40);
+    expect_same_run(gs::CompSia{}, system, d, 0.05, 20);
+    expect_same_run(gs::Comp4{}, system, d, 0.05, 20);
 }
 
 TEST(AnalyticJacobians, RunsMatchDualNumberRuns) {

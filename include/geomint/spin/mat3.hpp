@@ -95,6 +95,12 @@ struct NeighbourJacobian {
     Mat3<Real> left, self, right;
 };
 
+// The four Jacobian blocks of a system's site_discrete_gradient(l, a, b, r).
+template <class Real>
+struct SiteDiscreteGradientJacobian {
+    Mat3<Real> left, start, end, right;  // d/dl, d/da, d/db, d/dr
+};
+
 // d(p/|p|)/dp = (I - y y^T)/|p|, y = p/|p|: the Jacobian of phi_c(x) in c + x and of the
 // symmetric centre in u + v.
 template <class Real>

@@ -34,10 +34,11 @@ namespace geomint::spin {
 // For the analytic Newton Jacobians (math §3; without them every scheme falls back to forward-mode
 // dual numbers, correct but several times slower), in plain Real:
 //   NeighbourJacobian<Real> gradient_jacobian(l, s, r)  // the Hessian blocks d gradient / d l, s, r
+//   SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(l, a, b, r)  // for Itoh-Abe
 // and chains, for mmp:
 //   NeighbourJacobian<Real> midpoint_drg_jacobian(ul, vl, u, v, ur, vr)  // d midpoint_drg / d vl, v, vr
-// tests/spin/test_analytic_jacobians.cpp checks both against dual numbers for every system listed
-// there, so a new system gets its Jacobians checked by adding one line to that list.
+// tests/spin/test_analytic_jacobians.cpp checks them against dual numbers, through every scheme's
+// Newton Jacobian: a new system gets its Jacobians checked by one more check_all() call there.
 //
 // Perturbed spinning top (math §2, d = 1): H = 1/2 s^T J s + 1/3 sum_k J_k s_k^3, J = I^{-1},
 // grad H = J (s + s*s).
@@ -82,6 +83,15 @@ struct SpinningTop {
         const Vec3<Real> one{Real(1), Real(1), Real(1)};
         return {Mat3<Real>::zero(), Mat3<Real>::diagonal(hadamard(inv_inertia, one + Real(2) * s)), Mat3<Real>::zero()};
     }
+    // d/da J ((a + b)/2 + (a*a + a*b + b*b)/3) = J diag(1/2 + (2 a + b)/3), and a <-> b for d/db.
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&,
+                                                                                  const Vec3<Real>& a,
+                                                                                  const Vec3<Real>& b,
+                                                                                  const Vec3<Real>&) const {
+        const Vec3<Real> half{Real(0.5), Real(0.5), Real(0.5)};
+        return {Mat3<Real>::zero(), Mat3<Real>::diagonal(hadamard(inv_inertia, half + (Real(2) * a + b) / Real(3))),
+                Mat3<Real>::diagonal(hadamard(inv_inertia, half + (a + Real(2) * b) / Real(3))), Mat3<Real>::zero()};
+    }
 };
 
 // Periodic Heisenberg chain (math §2): H = sum_i s_i . s_{i-1}, dH/ds_i = s_{i-1} + s_{i+1}.
@@ -121,6 +131,11 @@ struct HeisenbergChain {
     GEOMINT_HD NeighbourJacobian<Real> gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
                                                          const Vec3<Real>&) const {
         return {Mat3<Real>::identity(), Mat3<Real>::zero(), Mat3<Real>::identity()};
+    }
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                                                  const Vec3<Real>&,
+                                                                                  const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(), Mat3<Real>::zero(), Mat3<Real>::zero(), Mat3<Real>::identity()};
     }
     GEOMINT_HD NeighbourJacobian<Real> midpoint_drg_jacobian(const Vec3<Real>&, const Vec3<Real>&, const Vec3<Real>&,
                                                              const Vec3<Real>&, const Vec3<Real>&,
@@ -193,6 +208,13 @@ struct AnisotropicChain {
                 Mat3<Real>::diagonal(Vec3<Real>{Real(0), Real(0), Real(2) * anisotropy}),
                 Mat3<Real>::identity(exchange)};
     }
+    // site_discrete_gradient: exchange (l + r) + field + D (a_z + b_z) e_z.
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                                                  const Vec3<Real>&,
+                                                                                  const Vec3<Real>&) const {
+        const Mat3<Real> z = Mat3<Real>::diagonal(Vec3<Real>{Real(0), Real(0), anisotropy});
+        return {Mat3<Real>::identity(exchange), z, z, Mat3<Real>::identity(exchange)};
+    }
     // midpoint_drg: exchange/2 (ul + vl + ur + vr) + field + D (u_z + v_z) e_z.
     GEOMINT_HD NeighbourJacobian<Real> midpoint_drg_jacobian(const Vec3<Real>&, const Vec3<Real>&, const Vec3<Real>&,
                                                              const Vec3<Real>&, const Vec3<Real>&,
@@ -207,6 +229,10 @@ struct AnisotropicChain {
 template <class System, class Real>
 concept HasGradientJacobian = requires(const System& s, const Vec3<Real>& v) {
     { s.gradient_jacobian(v, v, v) } -> std::same_as<NeighbourJacobian<Real>>;
+};
+template <class System, class Real>
+concept HasSiteDiscreteGradientJacobian = requires(const System& s, const Vec3<Real>& v) {
+    { s.site_discrete_gradient_jacobian(v, v, v, v) } -> std::same_as<SiteDiscreteGradientJacobian<Real>>;
 };
 template <class System, class Real>
 concept HasMidpointDrgJacobian = requires(const System& s, const Vec3<Real>& v) {
