@@ -1,13 +1,19 @@
 // Throughput of spin ensembles: tops (one thread per top) and periodic chains of d = 16 and 128
 // spins (one thread per chain), on the CPU backend and, when a device is usable, on the CUDA
 // backend (kernel time from CUDA events). Counters: spin-steps and chain-steps per second.
+// BM_spin_jacobians runs every scheme with the analytic Newton Jacobians (what the product runs)
+// and with the dual-number ones (AutomaticJacobians, the former path) in the same run.
 #include <benchmark/benchmark.h>
+#include <omp.h>
 
 #include <string>
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "geomint/spin/integrate_chain.hpp"
 #include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/registry.hpp"
+#include "geomint/type_list.hpp"
 #include "spin_batch.hpp"
 
 namespace {
@@ -102,7 +108,91 @@ void gpu_cases(benchmark::internal::Benchmark* b) {
     b->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
+// Arguments: scheme index in SpinSchemes, spins (1 = top, else a Heisenberg chain), chains,
+// steps, Jacobians (0 analytic where the scheme has them, 1 dual numbers for every scheme).
+// One contiguous chain per OpenMP iteration, as the CPU backend runs them; the counters are those
+// of BM_spin_cpu (here per CPU-second), plus Newton iterations per step.
+template <class System>
+void run_jacobians(benchmark::State& state, const System& system) {
+    namespace gs = geomint::spin;
+    const int spins = static_cast<int>(state.range(1));
+    const auto chains = static_cast<std::size_t>(state.range(2));
+    const long long steps = state.range(3);
+    const bool dual = state.range(4) != 0;
+    const SpinBatch start = random_batch(spins, chains);
+    std::vector<double> spins_out(3 * static_cast<std::size_t>(spins) * chains);
+    long long iterations = 0;
+    const auto run = [&](auto scheme, const auto& sys) {
+        const std::size_t n = 3 * static_cast<std::size_t>(spins);
+        const std::size_t work_reals = scheme.workspace_reals(spins);
+        long long total = 0;
+#pragma omp parallel reduction(+ : total)
+        {
+            std::vector<double> chain(n), work(work_reals);
+#pragma omp for schedule(dynamic, 4)
+            for (long long t = 0; t < static_cast<long long>(chains); ++t) {
+                for (std::size_t k = 0; k < n; ++k) chain[k] = start.state[k * chains + static_cast<std::size_t>(t)];
+                const auto r =
+                    gs::integrate_chain(scheme, sys, 0.05, steps, gs::StridedSpins<double>{chain.data(), 1, spins},
+                                        gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
+                if (r.status != geomint::SolveStatus::ok) state.SkipWithError("Newton failed");
+                total += r.newton_iterations;
+                for (std::size_t k = 0; k < n; ++k) spins_out[k * chains + static_cast<std::size_t>(t)] = chain[k];
+            }
+        }
+        iterations = total;
+    };
+    std::string label;
+    for (auto _ : state) {
+        geomint::with_type_at(gs::SpinSchemes{}, static_cast<int>(state.range(0)), [&](auto scheme) {
+            label = std::string(decltype(scheme)::name) + (dual ? " dual" : " analytic");
+            if constexpr (gs::scheme_applies<decltype(scheme), System>()) {
+                if (dual)
+                    run(scheme, gs::AutomaticJacobians<System>{system});
+                else
+                    run(scheme, system);
+            } else {
+                state.SkipWithError("the scheme does not run this system");
+            }
+        });
+        benchmark::DoNotOptimize(spins_out.data());
+    }
+    double checksum = 0;
+    for (double v : spins_out) checksum += v;
+    state.SetLabel(label);
+    state.counters["checksum"] = checksum;
+    state.counters["newton_per_step"] = double(iterations) / (double(chains) * double(steps));
+    const double chain_steps = double(chains) * double(steps);
+    state.counters["chain_steps_per_s"] =
+        benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["spin_steps_per_s"] =
+        benchmark::Counter(chain_steps * double(spins), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_spin_jacobians(benchmark::State& state) {
+    if (state.range(1) == 1)
+        run_jacobians(state, geomint::spin::SpinningTop<double>{});
+    else
+        run_jacobians(state, geomint::spin::HeisenbergChain<double>{});
+}
+
+// Every scheme of the registry, each with both Jacobians: 64 tops x 50 steps, 4 chains of
+// d = 16 and 2 of d = 128, 10 steps (smaller than BM_spin_cpu's cases, so that the dual-number
+// coll8 at d = 128 stays within seconds).
+void jacobian_cases(benchmark::internal::Benchmark* b) {
+    for (long scheme = 0; scheme < long(geomint::spin::SpinSchemes::size); ++scheme)
+        for (long dual = 0; dual < 2; ++dual) {
+            b->Args({scheme, 1, 64, 50, dual});
+            b->Args({scheme, 16, 4, 10, dual});
+            b->Args({scheme, 128, 2, 10, dual});
+        }
+    // CPU time of the whole process (all OpenMP threads): on a shared machine a run's wall time
+    // depends on the other jobs, its CPU time much less; the rates are then per CPU-second.
+    b->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_spin_cpu)->Apply(cpu_cases);
+BENCHMARK(BM_spin_jacobians)->Apply(jacobian_cases);
 BENCHMARK(BM_spin_cuda)->Apply(gpu_cases);

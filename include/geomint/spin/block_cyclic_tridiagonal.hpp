@@ -9,6 +9,16 @@
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/spin_view.hpp"
 
+// On the GPU the solver is a call, not inlined into every scheme's kernel: inlined, its loops over
+// the workspace and the caller's Jacobian code compete for the same registers (issue 10: the
+// implicit midpoint kernels went from 250-255 registers to 114-118, without local memory).
+// Making the Jacobian code a call too was measured worse (its blocks then pass through the stack).
+#if defined(__CUDACC__)
+#define GEOMINT_SPIN_NOINLINE __noinline__
+#else
+#define GEOMINT_SPIN_NOINLINE
+#endif
+
 namespace geomint::spin {
 
 // Block row i (indices mod d):  A_i x_{i-1} + D_i x_i + C_i x_{i+1} = r_i.
@@ -46,7 +56,7 @@ struct BlockCyclicTridiagonal {
 
     // Solves in place; ok, singular_jacobian (a pivot block with an exactly zero pivot column) or
     // non_finite (a non-finite pivot or solution).
-    GEOMINT_HD SolveStatus solve() const {
+    GEOMINT_HD GEOMINT_SPIN_NOINLINE SolveStatus solve() const {
         if (d == 1) {
             for (int r = 0; r < B; ++r)
                 for (int c = 0; c < B; ++c) diag(0, r, c) += lower(0, r, c) + upper(0, r, c);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <limits>
 
@@ -10,7 +11,9 @@
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/block_cyclic_tridiagonal.hpp"
 #include "geomint/spin/dual.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
 
@@ -25,14 +28,18 @@ namespace geomint::spin {
 //       // Dual<Real, B>; each pointer points at B values.
 //       template <class T>
 //       GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const;
+//       // Optional (B = 3): the residual block and its exact Jacobian blocks d/d left, self,
+//       // right, by formulas in plain Real (math §3). Used instead of dual numbers when present.
+//       GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+//                                       NeighbourJacobian<Real>& jacobian) const;
 //       // Optional: called with the current iterate before each Jacobian is built, to refresh
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
 //       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3).
 //       GEOMINT_HD void prepare(StridedReals<Real> x);
 //   };
 //
-// The Jacobian is exact: each block row is differentiated by forward-mode AD, seeding Dual<Real, B>
-// on one neighbour block at a time (three passes), which gives A_i, D_i, C_i directly.
+// Without linearise the Jacobian is built by forward-mode AD (ad_linearise below), which is also
+// the oracle the analytic Jacobians are tested against.
 // Unknowns: x[B i + k]; x holds the initial guess on entry and the solution on success.
 
 template <class Real>
@@ -60,7 +67,62 @@ concept HasPrepare = requires(P& p, StridedReals<Real> x) {
     p.prepare(x);
 };
 
+template <class P, class Real>
+concept HasLinearise = requires(const P& p, const Real* x, NeighbourJacobian<Real>& j) {
+    { p.linearise(0, x, x, x, j) } -> std::same_as<Vec3<Real>>;
+};
+
+template <int N>
+struct PassIndex {
+    static constexpr int value = N;
+};
+
 }  // namespace detail
+
+// Residual block i and its Jacobian blocks by forward-mode AD: sink(block, r, c, value) receives
+// d out_r / d x_c of the left (block 0), own (1) and right (2) unknowns, out[] the residual.
+// Chains take three passes of Dual<Real, B>, one per seeded neighbour block (the seeded array is
+// chosen at compile time, so it stays in registers on a GPU). A single block (`single`, d = 1)
+// takes one pass with all three seeded alike: that gives the sum A + D + C the solver uses, which
+// is then passed as the own block, with zero neighbour blocks.
+template <class Problem, class Real, class Sink>
+GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const Real* xl, const Real* xs, const Real* xr,
+                             Real* out, Sink&& sink) {
+    constexpr int B = Problem::block_size;
+    using D = Dual<Real, B>;
+    D left[B], self[B], right[B], res[B];
+    for (int k = 0; k < B; ++k) {
+        left[k] = D(xl[k]);
+        self[k] = D(xs[k]);
+        right[k] = D(xr[k]);
+    }
+    const auto pass = [&](auto which) {
+        constexpr int p = decltype(which)::value;  // 0 left, 1 own, 2 right, 3 all three
+        for (int k = 0; k < B; ++k) {
+            if constexpr (p == 0 || p == 3) left[k].d[k] = Real(1);
+            if constexpr (p == 1 || p == 3) self[k].d[k] = Real(1);
+            if constexpr (p == 2 || p == 3) right[k].d[k] = Real(1);
+        }
+        problem.residual(i, static_cast<const D*>(left), static_cast<const D*>(self), static_cast<const D*>(right),
+                         res);
+        for (int k = 0; k < B; ++k) left[k].d[k] = self[k].d[k] = right[k].d[k] = Real(0);
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) sink(p == 3 ? 1 : p, r, c, res[r].d[c]);
+    };
+    if (single) {
+        pass(detail::PassIndex<3>{});
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) {
+                sink(0, r, c, Real(0));
+                sink(2, r, c, Real(0));
+            }
+    } else {
+        pass(detail::PassIndex<0>{});
+        pass(detail::PassIndex<1>{});
+        pass(detail::PassIndex<2>{});
+    }
+    for (int r = 0; r < B; ++r) out[r] = res[r].v;
+}
 
 // Runs Newton to convergence: max |dx| <= tolerance, or round-off stagnation (max |dx| within
 // 64 tolerances and no longer halving, which happens when the residual is at round-off level).
@@ -70,7 +132,6 @@ template <class Problem, class Real>
 GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                                   const NewtonOptions<Real>& options) {
     constexpr int B = Problem::block_size;
-    using D = Dual<Real, B>;
     const int d = problem.blocks();
     const BlockCyclicTridiagonal<B, Real> system{work, d};
     const Real tol = newton_tolerance(options);
@@ -81,29 +142,32 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
         for (int i = 0; i < d; ++i) {
             const int il = i == 0 ? d - 1 : i - 1;
             const int ir = i == d - 1 ? 0 : i + 1;
-            D left[B], self[B], right[B], out[B];
+            Real xl[B], xs[B], xr[B], out[B];
             for (int k = 0; k < B; ++k) {
-                left[k] = D(x[B * il + k]);
-                self[k] = D(x[B * i + k]);
-                right[k] = D(x[B * ir + k]);
+                xl[k] = x[B * il + k];
+                xs[k] = x[B * i + k];
+                xr[k] = x[B * ir + k];
             }
-            // Pass 0 seeds the left block, 1 the own block, 2 the right block.
-            for (int pass = 0; pass < 3; ++pass) {
-                D* seeded = pass == 0 ? left : (pass == 1 ? self : right);
-                for (int k = 0; k < B; ++k) seeded[k].d[k] = Real(1);
-                problem.residual(i, static_cast<const D*>(left), static_cast<const D*>(self),
-                                 static_cast<const D*>(right), out);
-                for (int k = 0; k < B; ++k) seeded[k].d[k] = Real(0);
-                for (int r = 0; r < B; ++r)
-                    for (int c = 0; c < B; ++c) {
-                        Real& entry = pass == 0 ? system.lower(i, r, c)
-                                                : (pass == 1 ? system.diag(i, r, c) : system.upper(i, r, c));
-                        entry = out[r].d[c];
+            if constexpr (B == 3 && detail::HasLinearise<Problem, Real>) {
+                NeighbourJacobian<Real> jac;
+                const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
+                for (int a = 0; a < 3; ++a) {
+                    out[a] = r[a];
+                    for (int c = 0; c < 3; ++c) {
+                        system.lower(i, a, c) = jac.left.m[a][c];
+                        system.diag(i, a, c) = jac.self.m[a][c];
+                        system.upper(i, a, c) = jac.right.m[a][c];
                     }
+                }
+            } else {
+                ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
+                    (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =
+                        value;
+                });
             }
             for (int r = 0; r < B; ++r) {
-                if (!std::isfinite(out[r].v)) return {SolveStatus::non_finite, it};
-                system.rhs(i, r) = out[r].v;
+                if (!std::isfinite(out[r])) return {SolveStatus::non_finite, it};
+                system.rhs(i, r) = out[r];
             }
         }
         const SolveStatus st = system.solve();

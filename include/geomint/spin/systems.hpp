@@ -2,8 +2,11 @@
 // an anisotropic chain (the worked example of adding a system). Host+device, T real or dual.
 #pragma once
 
+#include <concepts>
+
 #include "geomint/parameter_spec.hpp"
 #include "geomint/platform.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/vec3.hpp"
 
@@ -27,6 +30,15 @@ namespace geomint::spin {
 //                                     // cancellation of a divided difference (math §2.2)
 // Chains also provide, for the local midpoint DRG "mmp" (math §2.2):
 //   Vec3<T> midpoint_drg(ul, vl, u, v, ur, vr)  // gbar_i with sum_i gbar_i.(v_i - u_i) = H(v) - H(u)
+//
+// For the analytic Newton Jacobians (math §3; without them every scheme falls back to forward-mode
+// dual numbers, correct but several times slower), in plain Real:
+//   NeighbourJacobian<Real> gradient_jacobian(l, s, r)  // the Hessian blocks d gradient / d l, s, r
+//   SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(l, a, b, r)  // for Itoh-Abe
+// and chains, for mmp:
+//   NeighbourJacobian<Real> midpoint_drg_jacobian(ul, vl, u, v, ur, vr)  // d midpoint_drg / d vl, v, vr
+// tests/spin/test_analytic_jacobians.cpp checks them against dual numbers, through every scheme's
+// Newton Jacobian: a new system gets its Jacobians checked by one more check_all() call there.
 //
 // Perturbed spinning top (math §2, d = 1): H = 1/2 s^T J s + 1/3 sum_k J_k s_k^3, J = I^{-1},
 // grad H = J (s + s*s).
@@ -65,6 +77,21 @@ struct SpinningTop {
         const Vec3<T> quad = hadamard(a, a) + hadamard(a, b) + hadamard(b, b);
         return hadamard(inv_inertia, Real(0.5) * (a + b) + quad / Real(3));
     }
+    // d/ds J (s + s*s) = diag(J (1 + 2 s)); the neighbours do not enter.
+    GEOMINT_HD NeighbourJacobian<Real> gradient_jacobian(const Vec3<Real>&, const Vec3<Real>& s,
+                                                         const Vec3<Real>&) const {
+        const Vec3<Real> one{Real(1), Real(1), Real(1)};
+        return {Mat3<Real>::zero(), Mat3<Real>::diagonal(hadamard(inv_inertia, one + Real(2) * s)), Mat3<Real>::zero()};
+    }
+    // d/da J ((a + b)/2 + (a*a + a*b + b*b)/3) = J diag(1/2 + (2 a + b)/3), and a <-> b for d/db.
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&,
+                                                                                  const Vec3<Real>& a,
+                                                                                  const Vec3<Real>& b,
+                                                                                  const Vec3<Real>&) const {
+        const Vec3<Real> half{Real(0.5), Real(0.5), Real(0.5)};
+        return {Mat3<Real>::zero(), Mat3<Real>::diagonal(hadamard(inv_inertia, half + (Real(2) * a + b) / Real(3))),
+                Mat3<Real>::diagonal(hadamard(inv_inertia, half + (a + Real(2) * b) / Real(3))), Mat3<Real>::zero()};
+    }
 };
 
 // Periodic Heisenberg chain (math §2): H = sum_i s_i . s_{i-1}, dH/ds_i = s_{i-1} + s_{i+1}.
@@ -101,13 +128,29 @@ struct HeisenbergChain {
                                     const Vec3<T>& ur, const Vec3<T>& vr) const {
         return Real(0.5) * (ul + vl + ur + vr);
     }
+    GEOMINT_HD NeighbourJacobian<Real> gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                         const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(), Mat3<Real>::zero(), Mat3<Real>::identity()};
+    }
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                                                  const Vec3<Real>&,
+                                                                                  const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(), Mat3<Real>::zero(), Mat3<Real>::zero(), Mat3<Real>::identity()};
+    }
+    GEOMINT_HD NeighbourJacobian<Real> midpoint_drg_jacobian(const Vec3<Real>&, const Vec3<Real>&, const Vec3<Real>&,
+                                                             const Vec3<Real>&, const Vec3<Real>&,
+                                                             const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(Real(0.5)), Mat3<Real>::zero(), Mat3<Real>::identity(Real(0.5))};
+    }
 };
 
 // The example of adding a Hamiltonian (CONTRIBUTING.md): the chain plus a Zeeman field and an easy
 // axis, H = sum_i [ exchange s_i . s_{i-1} + field . s_i + anisotropy (s_i^z)^2 ].
 // A new system copies this shape: its declaration (name, summary, parameters, from_parameters)
 // and the four functions above, each a formula in T (no branches on
-// dual values), with every term of H assigned to exactly one site in energy_density. The exact
+// dual values), with every term of H assigned to exactly one site in energy_density; then, for
+// analytic Newton Jacobians, the derivatives of gradient and midpoint_drg (below, each a few
+// constant or diagonal blocks), which the test against dual numbers checks. The exact
 // discrete gradient for mmp comes from factoring each difference: b.v - b.u = b.(v - u) and
 // v_z^2 - u_z^2 = (u_z + v_z)(v_z - u_z).
 template <class Real>
@@ -158,6 +201,72 @@ struct AnisotropicChain {
         g.z += anisotropy * (u.z + v.z);
         return g;
     }
+    // gradient: exchange (l + r) + field + 2 D s_z e_z.
+    GEOMINT_HD NeighbourJacobian<Real> gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                         const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(exchange),
+                Mat3<Real>::diagonal(Vec3<Real>{Real(0), Real(0), Real(2) * anisotropy}),
+                Mat3<Real>::identity(exchange)};
+    }
+    // site_discrete_gradient: exchange (l + r) + field + D (a_z + b_z) e_z.
+    GEOMINT_HD SiteDiscreteGradientJacobian<Real> site_discrete_gradient_jacobian(const Vec3<Real>&, const Vec3<Real>&,
+                                                                                  const Vec3<Real>&,
+                                                                                  const Vec3<Real>&) const {
+        const Mat3<Real> z = Mat3<Real>::diagonal(Vec3<Real>{Real(0), Real(0), anisotropy});
+        return {Mat3<Real>::identity(exchange), z, z, Mat3<Real>::identity(exchange)};
+    }
+    // midpoint_drg: exchange/2 (ul + vl + ur + vr) + field + D (u_z + v_z) e_z.
+    GEOMINT_HD NeighbourJacobian<Real> midpoint_drg_jacobian(const Vec3<Real>&, const Vec3<Real>&, const Vec3<Real>&,
+                                                             const Vec3<Real>&, const Vec3<Real>&,
+                                                             const Vec3<Real>&) const {
+        return {Mat3<Real>::identity(Real(0.5) * exchange),
+                Mat3<Real>::diagonal(Vec3<Real>{Real(0), Real(0), anisotropy}),
+                Mat3<Real>::identity(Real(0.5) * exchange)};
+    }
+};
+
+// Whether a system provides the derivatives the analytic Newton Jacobians need (above).
+template <class System, class Real>
+concept HasGradientJacobian = requires(const System& s, const Vec3<Real>& v) {
+    { s.gradient_jacobian(v, v, v) } -> std::same_as<NeighbourJacobian<Real>>;
+};
+template <class System, class Real>
+concept HasSiteDiscreteGradientJacobian = requires(const System& s, const Vec3<Real>& v) {
+    { s.site_discrete_gradient_jacobian(v, v, v, v) } -> std::same_as<SiteDiscreteGradientJacobian<Real>>;
+};
+template <class System, class Real>
+concept HasMidpointDrgJacobian = requires(const System& s, const Vec3<Real>& v) {
+    { s.midpoint_drg_jacobian(v, v, v, v, v, v) } -> std::same_as<NeighbourJacobian<Real>>;
+};
+
+// A system seen without its analytic Jacobians: every scheme then builds its Newton Jacobian by
+// forward-mode dual numbers (local_newton.hpp). The oracle of the analytic Jacobians in the tests
+// and the baseline of bench/bench_spin.cpp.
+template <class System>
+struct AutomaticJacobians {
+    static constexpr bool is_chain = System::is_chain;
+    static constexpr const char* name = System::name;
+    System system;
+
+    template <class... A>
+    GEOMINT_HD auto energy_density(const A&... a) const {
+        return system.energy_density(a...);
+    }
+    template <class... A>
+    GEOMINT_HD auto site_energy(const A&... a) const {
+        return system.site_energy(a...);
+    }
+    template <class... A>
+    GEOMINT_HD auto gradient(const A&... a) const {
+        return system.gradient(a...);
+    }
+    template <class... A>
+    GEOMINT_HD auto site_discrete_gradient(const A&... a) const {
+        return system.site_discrete_gradient(a...);
+    }
+    template <class... A>
+    requires requires(const System& s, const A&... a) { s.midpoint_drg(a...); }
+    GEOMINT_HD auto midpoint_drg(const A&... a) const { return system.midpoint_drg(a...); }
 };
 
 // H of a whole chain (or of the top, d = 1), summed site by site in a fixed order so that every

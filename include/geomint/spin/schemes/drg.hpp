@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/geometry.hpp"
 #include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/schemes/drg_gradients.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/vec3.hpp"
@@ -54,6 +56,48 @@ struct DrgStage {
         out[0] = r.x;
         out[1] = r.y;
         out[2] = r.z;
+    }
+
+    // Analytic Jacobian (math §3), the same map for every DRG: only g and its derivatives
+    // (Gradient::linearise, total derivatives in v_{i-1}, v_i, v_{i+1}, through the centre too)
+    // change. With W = phi_c^{-1}(u_i) + h m x g, p = c + W and N = d(p/|p|)/dp:
+    //   dR/dv_i = I - N (dc + dW), dW = (d phi_c^{-1}(u_i)/dc) dc + h (-[g]x / 2 + [m]x dg/dv_i),
+    //   dR/dv_{i+-1} = -N h [m]x dg/dv_{i+-1}.
+    // Present when the gradient has an analytic linearisation for this system (IA-type gradients
+    // do not: their Jacobians come from dual numbers, see ItohAbeGradient).
+    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+                                    NeighbourJacobian<Real>& jac) const requires
+        requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+                 NeighbourJacobian<Real>& dg) {
+        { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
+    }
+    {
+        using M3 = Mat3<Real>;
+        const Neighbourhood<Real, Real> n{i,
+                                          u.d,
+                                          u.get(u.wrap(i - 1)),
+                                          u.get(i),
+                                          u.get(u.wrap(i + 1)),
+                                          Vec3<Real>{left[0], left[1], left[2]},
+                                          Vec3<Real>{self[0], self[1], self[2]},
+                                          Vec3<Real>{right[0], right[1], right[2]}};
+        Vec3<Real> c = n.u;
+        M3 dc = M3::zero();
+        if constexpr (centre == Centre::symmetric) {
+            c = symmetric_centre(n.u, n.v);
+            dc = normalise_jacobian(n.u + n.v);
+        }
+        NeighbourJacobian<Real> dg;
+        const Vec3<Real> g = gradient.linearise(system, n, c, dc, dg);
+        const Vec3<Real> m = Real(0.5) * (n.u + n.v);
+        const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
+        const M3 np = normalise_jacobian(c + w);
+        const M3 hm = M3::cross_matrix(h * m);
+        const M3 dw = inverse_retract_dc(c, n.u) * dc + hm * dg.self - M3::cross_matrix((Real(0.5) * h) * g);
+        jac.self = M3::identity() - np * (dc + dw);
+        jac.left = Real(-1) * (np * (hm * dg.left));
+        jac.right = Real(-1) * (np * (hm * dg.right));
+        return n.v - retract(c, w);
     }
 
     GEOMINT_HD void prepare(StridedReals<Real> x) {

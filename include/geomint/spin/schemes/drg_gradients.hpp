@@ -9,6 +9,7 @@
 #include "geomint/spin/dual.hpp"
 #include "geomint/spin/gauss_legendre.hpp"
 #include "geomint/spin/geometry.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/vec3.hpp"
@@ -30,6 +31,36 @@ template <class Real>
 GEOMINT_HD Real small_increment() {
     return std::cbrt(std::numeric_limits<Real>::epsilon());
 }
+
+// The AVF path of one spin for the analytic Jacobian: p(xi) = c + (1 - xi) phi_c^{-1}(u) +
+// xi phi_c^{-1}(v), and dp/dv for a centre c(v) with dc/dv = dc (zero for c = u).
+template <class Real>
+struct PathJacobian {
+    Vec3<Real> c, xu, xv;
+    Mat3<Real> dc, dxu, dxv;
+    GEOMINT_HD PathJacobian(const Vec3<Real>& centre, const Mat3<Real>& centre_jacobian, const Vec3<Real>& u,
+                            const Vec3<Real>& v)
+        : c(centre),
+          xu(inverse_retract(centre, u)),
+          xv(inverse_retract(centre, v)),
+          dc(centre_jacobian),
+          dxu(inverse_retract_dc(centre, u) * centre_jacobian),
+          dxv(inverse_retract_du(centre, v) + inverse_retract_dc(centre, v) * centre_jacobian) {}
+    GEOMINT_HD Vec3<Real> point(Real xi) const { return c + ((Real(1) - xi) * xu + xi * xv); }
+    // dp/dv = constant() + xi slope().
+    GEOMINT_HD Mat3<Real> constant() const { return dc + dxu; }
+    GEOMINT_HD Mat3<Real> slope() const { return dxv - dxu; }
+};
+
+// y = p/|p| with 1/|p| and N = dy/dp = (I - y y^T)/|p|.
+template <class Real>
+struct UnitJacobian {
+    Real inv;
+    Vec3<Real> y;
+    Mat3<Real> n;
+    GEOMINT_HD explicit UnitJacobian(const Vec3<Real>& p)
+        : inv(Real(1) / norm(p)), y(inv * p), n(Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y)) {}
+};
 
 // AVF DRG (math §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
 // 8-point Gauss-Legendre (enough for round-off energy error, math §2.2). Symmetric centres.
@@ -61,6 +92,67 @@ struct AvfGradient {
         }
         return g;
     }
+
+    // g and its total derivatives in v_{i-1}, v_i, v_{i+1} (dc = dc/dv_i), for the analytic
+    // Jacobian of DrgStage. Per node, with p = c + gam, y = p/|p|, N = dy/dp and a = grad H(y):
+    // tangent_retract is f(p, a) = N a, so df = (df/dp) dp + N H dy, and dp/dv_i =
+    // dc + (1 - xi) dxu + xi dxv with x = phi_c^{-1} differentiated in c and in v. The
+    // neighbours enter only through their own y (and the top's three gradient arguments are y).
+    template <class System, class Real>
+    requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
+                                                                               const Neighbourhood<Real, Real>& n,
+                                                                               const Vec3<Real>& c,
+                                                                               const Mat3<Real>& dc,
+                                                                               NeighbourJacobian<Real>& dg)
+    const {
+        using M3 = Mat3<Real>;
+        const PathJacobian<Real> own(c, dc, n.u, n.v);
+        PathJacobian<Real> pl = own, pr = own;
+        if constexpr (System::is_chain) {
+            pl = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
+            pr = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
+        }
+        // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
+        // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
+        // instead of one per node.
+        Vec3<Real> g{Real(0), Real(0), Real(0)};
+        M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
+        using Rule = GaussLegendre<8>;
+        for (int q = 0; q < Rule::size; ++q) {
+            const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
+            const UnitJacobian<Real> y(own.point(xi));
+            UnitJacobian<Real> yl = y, yr = y;
+            if constexpr (System::is_chain) {
+                yl = UnitJacobian<Real>(pl.point(xi));
+                yr = UnitJacobian<Real>(pr.point(xi));
+            }
+            const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
+            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
+            // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
+            const Vec3<Real> f = y.n * a;
+            g += w * f;
+            const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
+            const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+            const M3 k = dfdp + y.n * (h_self * y.n);
+            s0 += w * k;
+            s1 += (w * xi) * k;
+            if constexpr (System::is_chain) {
+                const M3 kl = y.n * (hess.left * yl.n), kr = y.n * (hess.right * yr.n);
+                l0 += w * kl;
+                l1 += (w * xi) * kl;
+                r0 += w * kr;
+                r1 += (w * xi) * kr;
+            }
+        }
+        dg.self = s0 * own.constant() + s1 * own.slope();
+        if constexpr (System::is_chain) {
+            dg.left = l0 * pl.constant() + l1 * pl.slope();
+            dg.right = r0 * pr.constant() + r1 * pr.slope();
+        } else {
+            dg.left = dg.right = M3::zero();
+        }
+        return g;
+    }
 };
 
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
@@ -81,6 +173,39 @@ struct MidpointGradient {
         const Vec3<T> grad = system.gradient(cl, c, cr);
         const Vec3<T> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
         return grad - c * dot(c, grad) + lambda * eta;
+    }
+
+    // g and its total derivatives (see AvfGradient::linearise); lambda is a constant here, as in
+    // the dual-number residual. d(P_c grad) = P_c dgrad - ((c.grad) I + c grad^T) dc and
+    // d eta/dv = d phi_c^{-1}(v)/dv + (d phi_c^{-1}(v)/dc - d phi_c^{-1}(u)/dc) dc.
+    template <class System>
+    requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
+                                                                               const Neighbourhood<Real, Real>& n,
+                                                                               const Vec3<Real>& c,
+                                                                               const Mat3<Real>& dc,
+                                                                               NeighbourJacobian<Real>& dg)
+    const {
+        using M3 = Mat3<Real>;
+        Vec3<Real> cl = c, cr = c;
+        if constexpr (System::is_chain) {
+            cl = symmetric_centre(n.ul, n.vl);
+            cr = symmetric_centre(n.ur, n.vr);
+        }
+        const Vec3<Real> grad = system.gradient(cl, c, cr);
+        const NeighbourJacobian<Real> hess = system.gradient_jacobian(cl, c, cr);
+        const Vec3<Real> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
+        const Real cg = dot(c, grad);
+        const M3 projector = M3::identity() - M3::outer(c, c);
+        const M3 deta = inverse_retract_du(c, n.v) + (inverse_retract_dc(c, n.v) - inverse_retract_dc(c, n.u)) * dc;
+        const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+        dg.self = (projector * h_self - M3::identity(cg) - M3::outer(c, grad)) * dc + lambda * deta;
+        if constexpr (System::is_chain) {
+            dg.left = projector * hess.left * normalise_jacobian(n.ul + n.vl);
+            dg.right = projector * hess.right * normalise_jacobian(n.ur + n.vr);
+        } else {
+            dg.left = dg.right = M3::zero();
+        }
+        return grad - c * cg + lambda * eta;
     }
 
     template <class System>
@@ -124,6 +249,24 @@ struct LocalMidpointGradient {
         } else {
             return mu * system.site_discrete_gradient(u, u, n.v, u);
         }
+    }
+
+    // g = mu gbar: dg/dv_i = gbar (d mu/dv_i)^T + mu d gbar/dv_i, d mu/dv_i = (u + v)^T/(2 |u + v|);
+    // the neighbours enter through gbar only. Chains (mmp runs on chains only).
+    template <class System, class Real>
+    requires(System::is_chain&& HasMidpointDrgJacobian<System, Real>)
+        GEOMINT_HD Vec3<Real> linearise(const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>&,
+                                        const Mat3<Real>&, NeighbourJacobian<Real>& dg)
+    const {
+        const Vec3<Real> sum = n.u + n.v;
+        const Real length = norm(sum);
+        const Real mu = Real(0.5) * length;
+        const Vec3<Real> gbar = system.midpoint_drg(n.ul, n.vl, n.u, n.v, n.ur, n.vr);
+        const NeighbourJacobian<Real> j = system.midpoint_drg_jacobian(n.ul, n.vl, n.u, n.v, n.ur, n.vr);
+        dg.self = Mat3<Real>::outer(gbar, (Real(0.5) / length) * sum) + mu * j.self;
+        dg.left = mu * j.left;
+        dg.right = mu * j.right;
+        return mu * gbar;
     }
 };
 
@@ -169,6 +312,124 @@ GEOMINT_HD Vec3<T> itoh_abe(const System& system, int i, int d, const Vec3<T>& c
     return g1 * e1 + g2 * e2;
 }
 
+namespace detail {
+
+// ia_chord q(p, t, e) and its Jacobians, for the analytic Itoh-Abe Jacobian. With s = p + t e,
+// n_t = |s|, n_0 = |p|, k = 2 e.p + t, D = n_t n_0 (n_0 + n_t): q = e/n_t - p k/D, and
+// dD = n_0 (n_0 + 2 n_t) dn_t + n_t (2 n_0 + n_t) dn_0.
+template <class Real>
+struct ChordJacobian {
+    Vec3<Real> q;
+    Mat3<Real> dp, de;
+    Vec3<Real> dt;
+};
+template <class Real>
+GEOMINT_HD ChordJacobian<Real> ia_chord_jacobian(const Vec3<Real>& p, Real t, const Vec3<Real>& e) {
+    using M3 = Mat3<Real>;
+    const Vec3<Real> sum = p + t * e;
+    const Real nt = norm(sum), n0 = norm(p), k = Real(2) * dot(e, p) + t;
+    const Real big = nt * n0 * (n0 + nt);
+    const Real inv_nt = Real(1) / nt, inv_d = Real(1) / big;
+    const Real kd = k * inv_d, kdd = kd * inv_d;
+    const Real at = n0 * (n0 + Real(2) * nt), a0 = nt * (Real(2) * n0 + nt);
+    // Gradients of n_t in p, t, e and of n_0 in p.
+    const Vec3<Real> nt_p = inv_nt * sum, nt_e = (t * inv_nt) * sum, n0_p = p / n0;
+    const Real nt_t = inv_nt * dot(sum, e);
+    const Real e_nt2 = inv_nt * inv_nt;
+    ChordJacobian<Real> j;
+    j.q = inv_nt * e - kd * p;
+    j.dp = Real(-1) * M3::outer(e_nt2 * e, nt_p) - M3::identity(kd) - M3::outer(inv_d * p, Real(2) * e) +
+           M3::outer(kdd * p, at * nt_p + a0 * n0_p);
+    j.dt = (-e_nt2 * nt_t) * e - inv_d * p + (kdd * at * nt_t) * p;
+    j.de = M3::identity(inv_nt) - M3::outer(e_nt2 * e, nt_e) - M3::outer(inv_d * p, Real(2) * p) +
+           M3::outer(kdd * p, at * nt_e);
+    return j;
+}
+
+// tangent_basis and its Jacobians in c (the branch `side` is fixed): a = -1/(sign + c_z),
+// da/dc = a^2 e_z, b = c_x c_y a.
+template <class Real>
+struct BasisJacobian {
+    Vec3<Real> e1, e2;
+    Mat3<Real> de1, de2;
+};
+template <class Real>
+GEOMINT_HD BasisJacobian<Real> tangent_basis_jacobian(const Vec3<Real>& c, Real side) {
+    const Real sign = side >= Real(0) ? Real(1) : Real(-1);
+    BasisJacobian<Real> j;
+    tangent_basis(c, side, j.e1, j.e2);
+    const Real a = Real(-1) / (sign + c.z);
+    const Real a2 = a * a;
+    const Vec3<Real> db{c.y * a, c.x * a, c.x * c.y * a2};
+    const Vec3<Real> d1{Real(2) * c.x * a, Real(0), c.x * c.x * a2};  // d(c_x^2 a)
+    const Vec3<Real> d2{Real(0), Real(2) * c.y * a, c.y * c.y * a2};  // d(c_y^2 a)
+    j.de1 = Mat3<Real>{
+        {{sign * d1.x, sign * d1.y, sign * d1.z}, {sign * db.x, sign * db.y, sign * db.z}, {-sign, Real(0), Real(0)}}};
+    j.de2 = Mat3<Real>{{{db.x, db.y, db.z}, {d2.x, d2.y, d2.z}, {Real(0), Real(-1), Real(0)}}};
+    return j;
+}
+
+}  // namespace detail
+
+// The Itoh-Abe DRG above with its derivatives, in plain Real, for the analytic Jacobian of
+// DrgStage. One of `from`, `to` is the unknown v_i (`own_is_to`), the other the known u_i; dc is
+// dc/dv_i. Adds to dg the derivatives of the result in v_i and in the unknown neighbours that the
+// walk reads: the left argument is v_{i-1} when it is taken from the unknown side, and so on.
+// Every intermediate carries its 3 x 3 derivative in v_i, by the chain rule through the basis,
+// phi_c^{-1}, the chord quotients and the system's site discrete gradient.
+template <class System, class Real>
+GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c, const Mat3<Real>& dc,
+                                          Real side, const Vec3<Real>& from_l, const Vec3<Real>& from,
+                                          const Vec3<Real>& from_r, const Vec3<Real>& to_l, const Vec3<Real>& to,
+                                          const Vec3<Real>& to_r, bool own_is_to, NeighbourJacobian<Real>& dg) {
+    using M3 = Mat3<Real>;
+    const bool left_from_to = i > 0, right_from_to = !(i < d - 1);
+    const Vec3<Real> left = left_from_to ? to_l : from_l;
+    const Vec3<Real> right = right_from_to ? to_r : from_r;
+    const detail::BasisJacobian<Real> basis = detail::tangent_basis_jacobian(c, side);
+    const M3 de1 = basis.de1 * dc, de2 = basis.de2 * dc;
+    const Vec3<Real>&e1 = basis.e1, &e2 = basis.e2;
+    const Vec3<Real> x0 = inverse_retract(c, from), xt = inverse_retract(c, to);
+    M3 dx0 = inverse_retract_dc(c, from) * dc, dxt = inverse_retract_dc(c, to) * dc;
+    if (own_is_to) {
+        dxt += inverse_retract_du(c, to);
+    } else {
+        dx0 += inverse_retract_du(c, from);
+    }
+    const Vec3<Real> eta = xt - x0;
+    const M3 deta = dxt - dx0;
+    const Real a1 = dot(e1, eta), a2 = dot(e2, eta);
+    const Vec3<Real> da1 = row_times(eta, de1) + row_times(e1, deta);
+    const Vec3<Real> da2 = row_times(eta, de2) + row_times(e2, deta);
+    const Vec3<Real> p0 = c + x0;
+    const Vec3<Real> p1 = p0 + a1 * e1;
+    const Vec3<Real> p2 = p1 + a2 * e2;
+    const M3 dp0 = dc + dx0;
+    const M3 dp1 = dp0 + M3::outer(e1, da1) + a1 * de1;
+    const M3 dp2 = dp1 + M3::outer(e2, da2) + a2 * de2;
+    const Vec3<Real> w0 = p0 / norm(p0), w1 = p1 / norm(p1), w2 = p2 / norm(p2);
+    const M3 dw0 = normalise_jacobian(p0) * dp0, dw1 = normalise_jacobian(p1) * dp1, dw2 = normalise_jacobian(p2) * dp2;
+    const Vec3<Real> gbar1 = system.site_discrete_gradient(left, w0, w1, right);
+    const Vec3<Real> gbar2 = system.site_discrete_gradient(left, w1, w2, right);
+    const SiteDiscreteGradientJacobian<Real> j1 = system.site_discrete_gradient_jacobian(left, w0, w1, right);
+    const SiteDiscreteGradientJacobian<Real> j2 = system.site_discrete_gradient_jacobian(left, w1, w2, right);
+    const detail::ChordJacobian<Real> q1 = detail::ia_chord_jacobian(p0, a1, e1);
+    const detail::ChordJacobian<Real> q2 = detail::ia_chord_jacobian(p1, a2, e2);
+    const Real g1 = dot(gbar1, q1.q), g2 = dot(gbar2, q2.q);
+    // dg_k = q_k^T d gbar_k + gbar_k^T d q_k (rows in v_i).
+    const Vec3<Real> dg1 = row_times(q1.q, j1.start * dw0 + j1.end * dw1) +
+                           row_times(gbar1, q1.dp * dp0 + M3::outer(q1.dt, da1) + q1.de * de1);
+    const Vec3<Real> dg2 = row_times(q2.q, j2.start * dw1 + j2.end * dw2) +
+                           row_times(gbar2, q2.dp * dp1 + M3::outer(q2.dt, da2) + q2.de * de2);
+    dg.self += M3::outer(e1, dg1) + g1 * de1 + M3::outer(e2, dg2) + g2 * de2;
+    // The neighbours enter through gbar's left and right arguments only.
+    if (left_from_to == own_is_to)
+        dg.left += M3::outer(e1, row_times(q1.q, j1.left)) + M3::outer(e2, row_times(q2.q, j2.left));
+    if (right_from_to == own_is_to)
+        dg.right += M3::outer(e1, row_times(q1.q, j1.right)) + M3::outer(e2, row_times(q2.q, j2.right));
+    return g1 * e1 + g2 * e2;
+}
+
 // Which Itoh-Abe DRG: IA(u, v), its adjoint's IA(v, u), or the symmetrised mean (math §2.2).
 enum class IaDirection { forward, adjoint, symmetrised };
 
@@ -186,6 +447,34 @@ struct ItohAbeGradient {
             return Real(0.5) * (itoh_abe(system, n.i, n.d, c, side, ul, u, ur, n.vl, n.v, n.vr) +
                                 itoh_abe(system, n.i, n.d, c, side, n.vl, n.v, n.vr, ul, u, ur));
         }
+    }
+
+    // g and its total derivatives (itoh_abe_linearised). For the top the neighbour arguments are
+    // ignored by the system (zero blocks); they are folded into the own block all the same.
+    template <class System, class Real>
+    requires HasSiteDiscreteGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(
+        const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+        NeighbourJacobian<Real>& dg)
+    const {
+        using M3 = Mat3<Real>;
+        const Real side = n.u.z;
+        dg = {M3::zero(), M3::zero(), M3::zero()};
+        Vec3<Real> g;
+        if constexpr (direction == IaDirection::forward) {
+            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.ul, n.u, n.ur, n.vl, n.v, n.vr, true, dg);
+        } else if constexpr (direction == IaDirection::adjoint) {
+            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.vl, n.v, n.vr, n.ul, n.u, n.ur, false, dg);
+        } else {
+            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.ul, n.u, n.ur, n.vl, n.v, n.vr, true, dg) +
+                itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.vl, n.v, n.vr, n.ul, n.u, n.ur, false, dg);
+            g = Real(0.5) * g;
+            dg = {Real(0.5) * dg.left, Real(0.5) * dg.self, Real(0.5) * dg.right};
+        }
+        if constexpr (!System::is_chain) {
+            dg.self += dg.left + dg.right;
+            dg.left = dg.right = M3::zero();
+        }
+        return g;
     }
 };
 

@@ -7,6 +7,8 @@
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/mat3.hpp"
+#include "geomint/spin/systems.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/vec3.hpp"
 
@@ -53,6 +55,43 @@ struct MidpointStep {
         out[0] = r.x;
         out[1] = r.y;
         out[2] = r.z;
+    }
+
+    // Analytic Jacobian (math §3): with M = dm_i/dv_i and the Hessian blocks H of the system,
+    // d(m x g) = -[g]x dm + [m]x dg, so D = I + h [g]x M - h [m]x H_self M and the neighbour
+    // blocks are -h [m]x H_left M_left, -h [m]x H_right M_right. For the top all three arguments
+    // of the gradient are m_i: the three Hessian blocks add up in D.
+    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+                                    NeighbourJacobian<Real>& jac) const requires HasGradientJacobian<System, Real> {
+        using M3 = Mat3<Real>;
+        const Vec3<Real> m = midpoint(i, self);
+        const M3 dm = midpoint_jacobian(i, self);
+        Vec3<Real> ml = m, mr = m;
+        if constexpr (System::is_chain) {
+            ml = midpoint(u.wrap(i - 1), left);
+            mr = midpoint(u.wrap(i + 1), right);
+        }
+        const Vec3<Real> g = system.gradient(ml, m, mr);
+        const NeighbourJacobian<Real> hess = system.gradient_jacobian(ml, m, mr);
+        const M3 hm = M3::cross_matrix(h * m);
+        if constexpr (System::is_chain) {
+            jac.self = M3::identity() + (M3::cross_matrix(h * g) - hm * hess.self) * dm;
+            jac.left = Real(-1) * (hm * hess.left * midpoint_jacobian(u.wrap(i - 1), left));
+            jac.right = Real(-1) * (hm * hess.right * midpoint_jacobian(u.wrap(i + 1), right));
+        } else {
+            jac.self = M3::identity() + (M3::cross_matrix(h * g) - hm * (hess.left + hess.self + hess.right)) * dm;
+            jac.left = jac.right = M3::zero();
+        }
+        return Vec3<Real>{self[0], self[1], self[2]} - u.get(i) - h * cross(m, g);
+    }
+
+private:
+    GEOMINT_HD Mat3<Real> midpoint_jacobian(int i, const Real* v) const {
+        if constexpr (kind == MidpointKind::spherical) {
+            return normalise_jacobian(u.get(i) + Vec3<Real>{v[0], v[1], v[2]});
+        } else {
+            return Mat3<Real>::identity(Real(0.5));
+        }
     }
 };
 
