@@ -107,31 +107,33 @@ struct Lanes {
             for (int l = 0; l < W; ++l) {
                 const double value = y[l] + a[l] * slope[l] - rhs[l];  // value = z + a V'(x) - rhs
                 const double derivative = 1.0 + a[l] * curvature[l];   // derivative = 1 + a V''(x)
-                const bool bad = !(__builtin_fabs(value) <= largest && __builtin_fabs(derivative) <= largest);
+                // Bitwise & and | (no short-circuit): straight-line code the vectorizer accepts.
+                const bool bad = !((__builtin_fabs(value) <= largest) & (__builtin_fabs(derivative) <= largest));
                 const double first = iteration == 0 ? derivative : first_derivative[l];
-                const bool flip = (first > 0.0 && derivative < 0.0) || (first < 0.0 && derivative > 0.0);
+                const bool flip = ((first > 0.0) & (derivative < 0.0)) | ((first < 0.0) & (derivative > 0.0));
                 const bool zero_value = value == 0.0, zero_derivative = derivative == 0.0;
-                const bool update = !bad && !flip && !zero_value && !zero_derivative;
+                const bool update = !(bad | flip | zero_value | zero_derivative);
                 const double correction = value / derivative;
                 const double y_new = y[l] - correction;  // x -= correction
                 const double size = __builtin_fabs(correction);
                 const double scale = 1.0 + __builtin_fabs(y_new);
                 const bool y_bad = !(__builtin_fabs(y_new) <= largest);
-                const bool converged = size <= tolerance * scale || (size >= previous[l] && size <= stagnation * scale);
-                const long long code = bad               ? non_finite
-                                       : flip            ? not_unique
-                                       : zero_value      ? ok
-                                       : zero_derivative ? singular
-                                       : y_bad           ? non_finite
-                                                         : ok;
-                const bool done = !update || y_bad || converged;
-                const bool live = solving[l] != 0;
+                const bool converged =
+                    (size <= tolerance * scale) | ((size >= previous[l]) & (size <= stagnation * scale));
+                // newton_scalar's outcome, its tests taken in its order (the first that holds wins).
+                long long code = y_bad ? non_finite : ok;
+                code = zero_derivative ? singular : code;
+                code = zero_value ? ok : code;
+                code = flip ? not_unique : code;
+                code = bad ? non_finite : code;
+                const bool done = !update | y_bad | converged;
+                const bool live = solving[l] != 0, step = live & update;
                 first_derivative[l] = live ? first : first_derivative[l];
-                y[l] = live && update ? y_new : y[l];
-                iterations[l] += live && update ? 1 : 0;
-                previous[l] = live && update ? size : previous[l];
-                status[l] = live && done ? code : status[l];
-                solving[l] = live && !done ? 1 : 0;
+                y[l] = step ? y_new : y[l];
+                iterations[l] += step ? 1 : 0;
+                previous[l] = step ? size : previous[l];
+                status[l] = live & done ? code : status[l];
+                solving[l] = live & !done ? 1 : 0;
                 any |= solving[l];
             }
         }
@@ -274,7 +276,7 @@ struct Lanes {
             // CompensatedSum::add of dq and dp, kept only where the step succeeded.
 #pragma omp simd
             for (int l = 0; l < W; ++l) {
-                const bool add = live[l] != 0 && step_status[l] == ok;
+                const bool add = (live[l] != 0) & (step_status[l] == ok);
                 const double yq = dq[l] + q_carry[l], yp = dp[l] + p_carry[l];
                 const double q_total = q_value[l] + yq, p_total = p_value[l] + yp;
                 const double yq_rounded = q_total - q_value[l], yp_rounded = p_total - p_value[l];
@@ -300,7 +302,7 @@ struct Lanes {
                 live[l] = good ? 1 : 0;
                 q_good[l] = good ? q : q_good[l];
                 p_good[l] = good ? p : p_good[l];
-                max_error[l] = good && error > max_error[l] ? error : max_error[l];
+                max_error[l] = good & (error > max_error[l]) ? error : max_error[l];
                 steps_done[l] += good ? 1 : 0;
                 any |= live[l];
             }
