@@ -1,8 +1,9 @@
 // The arithmetic limit of a pendulum step on this CPU: how many sin+cos pairs one core evaluates
 // per second with glibc's scalar sin and cos, and with glibc's vector math library (libmvec) at
-// 4 lanes (AVX2) and 8 lanes (AVX-512), plus each one's largest error in ulps against long
-// double. Every Newmark Newton iteration needs one sin and one cos of the same argument, so
-// this bounds what any CPU path of geomint can reach (issue 9: the vectorized CPU path).
+// 4 lanes (AVX2) and 8 lanes (AVX-512), and with SLEEF's deterministic sincos (the one geomint's
+// host code and SIMD lanes use, docs/mathematics.md §1.7: scalar, and 8 lanes without and with
+// FMA), plus each one's largest error in ulps against long double. Every Newmark Newton iteration needs one sin and one
+// cos of the same argument, so this bounds what any CPU path of geomint can reach (issue 9: the vectorized CPU path).
 //   build/bench/bench_vector_math --benchmark_counters_tabular=true
 // Vector widths the CPU lacks are skipped with the reason.
 #include <benchmark/benchmark.h>
@@ -23,6 +24,20 @@ extern "C" __m256d _ZGVdN4v_cos(__m256d);
 extern "C" __m512d _ZGVeN8v_sin(__m512d);
 extern "C" __m512d _ZGVeN8v_cos(__m512d);
 #pragma GCC pop_options
+
+#if GEOMINT_WITH_SLEEF
+#include "geomint/elementary_functions.hpp"  // declares Sleef_cinz_sincosd1_u10purec
+// SLEEF's 8-lane sincos, declared as <sleef.h> declares them for an AVX-512 file (a struct of two
+// vectors), since this file is not compiled for AVX-512 as a whole.
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+struct SleefPair512 {
+    __m512d x, y;
+};
+extern "C" SleefPair512 Sleef_cinz_sincosd8_u10avx512fnofma(__m512d);
+extern "C" SleefPair512 Sleef_finz_sincosd8_u10avx512f(__m512d);
+#pragma GCC pop_options
+#endif
 
 namespace {
 
@@ -67,6 +82,33 @@ __attribute__((target("avx512f"))) void avx512_kernel(const double* x, double* s
     }
 }
 
+#if GEOMINT_WITH_SLEEF
+void sleef_scalar_kernel(const double* x, double* s, double* c, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const Sleef_double_2 r = Sleef_cinz_sincosd1_u10purec(x[i]);
+        s[i] = r.x;
+        c[i] = r.y;
+    }
+}
+
+__attribute__((target("avx512f"))) void sleef_avx512_kernel(const double* x, double* s, double* c, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 8) {
+        const SleefPair512 r = Sleef_cinz_sincosd8_u10avx512fnofma(_mm512_loadu_pd(x + i));
+        _mm512_storeu_pd(s + i, r.x);
+        _mm512_storeu_pd(c + i, r.y);
+    }
+}
+
+__attribute__((target("avx512f,fma"))) void sleef_avx512_fma_kernel(const double* x, double* s, double* c,
+                                                                    std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 8) {
+        const SleefPair512 r = Sleef_finz_sincosd8_u10avx512f(_mm512_loadu_pd(x + i));
+        _mm512_storeu_pd(s + i, r.x);
+        _mm512_storeu_pd(c + i, r.y);
+    }
+}
+#endif
+
 void run(benchmark::State& state, Kernel kernel, bool supported, const char* missing) {
     if (!supported) {
         state.SkipWithError(missing);
@@ -96,9 +138,24 @@ void BM_sincos_libmvec_avx2(benchmark::State& state) {
 void BM_sincos_libmvec_avx512(benchmark::State& state) {
     run(state, avx512_kernel, __builtin_cpu_supports("avx512f"), "no AVX-512 on this CPU");
 }
+#if GEOMINT_WITH_SLEEF
+void BM_sincos_sleef_scalar(benchmark::State& state) { run(state, sleef_scalar_kernel, true, ""); }
+void BM_sincos_sleef_avx512_no_fma(benchmark::State& state) {
+    run(state, sleef_avx512_kernel, __builtin_cpu_supports("avx512f"), "no AVX-512 on this CPU");
+}
+void BM_sincos_sleef_avx512_fma(benchmark::State& state) {
+    run(state, sleef_avx512_fma_kernel, __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"),
+        "no AVX-512 with FMA on this CPU");
+}
+#endif
 
 }  // namespace
 
 BENCHMARK(BM_sincos_scalar_glibc);
 BENCHMARK(BM_sincos_libmvec_avx2);
 BENCHMARK(BM_sincos_libmvec_avx512);
+#if GEOMINT_WITH_SLEEF
+BENCHMARK(BM_sincos_sleef_scalar);
+BENCHMARK(BM_sincos_sleef_avx512_no_fma);
+BENCHMARK(BM_sincos_sleef_avx512_fma);
+#endif

@@ -126,7 +126,9 @@ resume() {
 }
 
 # Long enough to kill mid-way (about 3 s on one core): 30 chunks of 50.
-long_lines=('q0 = "-2:2:1500"' 'p0 = "0.1"' 'steps = 20000' 'dt = 0.01' 'chunk-size = 50')
+# Long enough that a kill lands mid-run with chunks held by every rank (the SIMD lanes do about
+# 40 M steps/s per core here).
+long_lines=('q0 = "-2:2:1500"' 'p0 = "0.1"' 'steps = 200000' 'dt = 0.001' 'chunk-size = 50')
 
 case "$case_name" in
   equal_csv | equal_hdf5)
