@@ -4,25 +4,36 @@
 #
 #   bash tools/gpu-check.sh prepare   # here, without a GPU: builds build-gpu/ for sm_90 with the
 #                                     # tests and benchmarks, and stages the programs and the shared
-#                                     # library the GPU machine lacks (Google Benchmark) in .gpu/
+#                                     # libraries they load (Google Benchmark, SLEEF, ...) in .gpu/
 #   bash tools/gpu-check.sh           # on the GPU machine, with .gpu/ carried along (a few MiB)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=build-gpu
 stage=.gpu
 
+# Copies the shared libraries that the programs given load (ldd) into $stage/libs, but for glibc's.
+stage_libraries() {
+  ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
+    grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|ld-linux[^/]*)\.so' |
+    while read -r library; do cp -L "$library" "$stage/libs/"; done
+}
+
 if [ "${1:-}" = "prepare" ]; then
   set -e
   command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+  # Without MPI and Python: the GPU check runs neither, and Open MPI's libraries would have to
+  # travel too.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGEOMINT_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="${GEOMINT_GPU_ARCH:-90}"
+    -DCMAKE_CUDA_ARCHITECTURES="${GEOMINT_GPU_ARCH:-90}" -DGEOMINT_MPI=OFF -DGEOMINT_PYTHON=OFF
   cmake --build "$build" -j "$(nproc)"
   rm -rf "$stage" && mkdir -p "$stage/tests" "$stage/bench" "$stage/libs"
   cp "$build/geomint" "$stage/"
   cp "$build"/tests/geomint_tests "$build"/tests/geomint_spin_tests "$build"/tests/geomint_hdf5_tests \
     "$build"/tests/geomint_portrait_tests "$stage/tests/"
   cp "$build"/bench/bench_* "$stage/bench/"
-  cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1 "$stage/libs/"
+  # Every shared library the staged programs load, except the C library's own (the GPU machine's
+  # glibc runs them): Google Benchmark, SLEEF, HDF5, libpng, toml++ may all be missing there.
+  stage_libraries "$stage/geomint" "$stage"/tests/* "$stage"/bench/*
   du -sh "$stage"
   exit 0
 fi
