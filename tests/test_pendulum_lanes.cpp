@@ -96,10 +96,13 @@ bool lanes_available() { return geomint::widest_pendulum_lanes().run_block != nu
 TEST(PendulumLanes, EqualTheScalarBodyBitForBit) {
     if (!lanes_available()) GTEST_SKIP() << "no SIMD lanes in this build (needs SLEEF and x86-64)";
     bool seen[5] = {};
+    int compared = 0;
     for (const auto& potential : kPotentials) {
         for (const auto& scheme : kSchemes) {
             const auto model = model_of(scheme, potential);
-            ASSERT_NE(geomint::pendulum_lanes_for(model).run_block, nullptr) << scheme << " " << potential;
+            // A registry entry added later runs in the scalar body until it is given a lane form.
+            if (geomint::pendulum_lanes_for(model).run_block == nullptr) continue;
+            ++compared;
             for (std::size_t n : {1u, 13u, 37u}) {
                 SCOPED_TRACE(scheme + " " + potential + " n=" + std::to_string(n));
                 auto lanes = make_batch(n), scalar = make_batch(n);
@@ -113,6 +116,8 @@ TEST(PendulumLanes, EqualTheScalarBodyBitForBit) {
             }
         }
     }
+    // Every scheme and potential geomint has today runs in lanes (4 schemes x 2 potentials).
+    EXPECT_GE(compared, 8);
     // The failing lanes did fail, in each way the ensemble provokes.
     EXPECT_TRUE(seen[int(SolveStatus::ok)]);
     EXPECT_TRUE(seen[int(SolveStatus::non_finite)]);
