@@ -43,7 +43,7 @@ struct PendulumBatch {
 
 // Whether a double-precision run may use the SIMD lanes (pendulum_lanes.hpp): `automatic` runs
 // them whenever this CPU has them and the scheme and potential have a lane form; `scalar` always
-// runs the per-trajectory body the CUDA kernel runs (--backend cpu-scalar).
+// runs the per-trajectory body the CUDA kernel runs: the same bits, slower (tests, benchmarks).
 enum class CpuLanes { automatic, scalar };
 
 // Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling

@@ -1,10 +1,10 @@
 // The CPU's SIMD path for pendulum ensembles: W trajectories of a chunk advance together in the
-// lanes of one vector register (W = 8 with AVX-512, 4 with AVX2), sin and cos from SLEEF's
-// deterministic vector functions. What a lane computes is what the scalar body computes
+// lanes of one vector register (W = 8 with AVX-512, 4 with AVX, 2 with SSE2), sin and cos from
+// SLEEF's deterministic vector functions. What a lane computes is what the scalar body computes
 // (integrate_trajectory with the scheme's increment), operation for operation, with the same sin
 // and cos (geomint/elementary_functions.hpp), so the two agree bit for bit (math §1.7). The engine is
 // pendulum_lanes_engine.hpp; the batch loop (pendulum_batch_cpu.cpp) chooses it through
-// pendulum_lanes_runner.
+// pendulum_lanes_for.
 #pragma once
 
 #include <cstddef>
