@@ -10,12 +10,15 @@
 #include "geomint/pendulum/integrate_trajectory.hpp"
 #include "geomint/pendulum/registry.hpp"
 #include "pendulum_batch.hpp"
+#include "pendulum_batch_equality.hpp"
 #include "registry_lookup.hpp"
 
 namespace {
 
 using geomint::PendulumBatch;
 using geomint::SolveStatus;
+using geomint_test::bitwise_equal;
+using geomint_test::expect_bitwise_equal;
 
 // A run's model (registry entries by name) and step settings.
 struct RunSettings {
@@ -39,19 +42,6 @@ RunSettings settings_for(const std::string& scheme) { return {geomint::make_pend
 
 void run_cpu(const RunSettings& s, PendulumBatch<double>& batch, int threads) {
     geomint::run_pendulum_batch_cpu(s.model, s.step, batch, threads);
-}
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-void expect_bitwise_equal(const PendulumBatch<double>& a, const PendulumBatch<double>& b) {
-    EXPECT_TRUE(bitwise_equal(a.q, b.q));
-    EXPECT_TRUE(bitwise_equal(a.p, b.p));
-    EXPECT_TRUE(bitwise_equal(a.energy_error, b.energy_error));
-    EXPECT_TRUE(bitwise_equal(a.newton_iterations, b.newton_iterations));
-    EXPECT_TRUE(bitwise_equal(a.status, b.status));
 }
 
 // Every scheme of the registry, so that a new one is covered without touching this test.

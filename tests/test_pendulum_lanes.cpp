@@ -12,6 +12,7 @@
 
 #include "geomint/pendulum/registry.hpp"
 #include "pendulum_batch.hpp"
+#include "pendulum_batch_equality.hpp"
 #include "pendulum_lanes.hpp"
 #include "registry_lookup.hpp"
 #include "save_recorder.hpp"
@@ -20,6 +21,8 @@ namespace {
 
 using geomint::PendulumBatch;
 using geomint::SolveStatus;
+using geomint_test::bitwise_equal;
+using geomint_test::expect_bitwise_equal;
 
 const std::vector<std::string> kSchemes = geomint::registry_names(geomint::PendulumSchemes{});
 const std::vector<std::string> kPotentials = geomint::registry_names(geomint::PendulumPotentials{});
@@ -72,20 +75,6 @@ void run_with(const geomint::PendulumLaneRunner& runner, const geomint::Pendulum
     const std::size_t n = batch.size();
     for (std::size_t first = 0; first < n; first += static_cast<std::size_t>(runner.width))
         runner.run_block(task, first, static_cast<int>(std::min<std::size_t>(runner.width, n - first)));
-}
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-void expect_bitwise_equal(const PendulumBatch<double>& a, const PendulumBatch<double>& b) {
-    EXPECT_TRUE(bitwise_equal(a.q, b.q));
-    EXPECT_TRUE(bitwise_equal(a.p, b.p));
-    EXPECT_TRUE(bitwise_equal(a.energy_error, b.energy_error));
-    EXPECT_TRUE(bitwise_equal(a.newton_iterations, b.newton_iterations));
-    EXPECT_TRUE(bitwise_equal(a.steps_completed, b.steps_completed));
-    EXPECT_TRUE(bitwise_equal(a.status, b.status));
 }
 
 bool lanes_available() { return geomint::widest_pendulum_lanes().run_block != nullptr; }
