@@ -3,31 +3,15 @@
 
 #include <cstring>
 
+#include "chunk_record.hpp"
+
 namespace geomint {
-
-namespace {
-
-std::size_t value_size(ColumnKind kind) {
-    switch (kind) {
-        case ColumnKind::real32:
-            return sizeof(float);
-        case ColumnKind::real64:
-            return sizeof(double);
-        case ColumnKind::int64:
-            return sizeof(long long);
-        case ColumnKind::status:
-            return 1;
-    }
-    return 1;
-}
-
-}  // namespace
 
 void MemorySink::write_chunk(std::uint64_t begin, std::size_t n, const ColumnSet& columns, const void* states) {
     for (const Column& column : columns) {
         const auto found = columns_.find(column.name);
         if (found == columns_.end()) continue;
-        const std::size_t size = value_size(column.kind), stride = found->second.stride * size;
+        const std::size_t size = column_value_size(column.kind), stride = found->second.stride * size;
         const auto* from = static_cast<const unsigned char*>(column.data);
         auto* to = static_cast<unsigned char*>(found->second.data) + begin * stride;
         if (found->second.stride == 1) {

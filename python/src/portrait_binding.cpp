@@ -62,34 +62,38 @@ py::dict run_portrait(const std::string& family, const std::vector<std::string>&
     return out;
 }
 
-py::tuple sweep_file_command(const std::string& path) {
-    const SweepFile file = read_sweep_file(path);
+namespace {
+
+// The CLI's command tree (as geomint's main builds it), which a sweep file's table is read against.
+struct SweepCommands {
     CLI::App root{"geomint", "geomint"};
     PendulumOptions pendulum;
     SpinOptions spin;
     PortraitPendulumOptions portrait_pendulum;
     PortraitSpinOptions portrait_spin;
     PortraitAddOptions portrait_add;
-    add_pendulum_command(root, pendulum);
-    add_spin_command(root, spin);
-    add_portrait_command(root, portrait_pendulum, portrait_spin, portrait_add);
-    std::vector<std::string> arguments = sweep_arguments(file, root);
+
+    SweepCommands() {
+        add_pendulum_command(root, pendulum);
+        add_spin_command(root, spin);
+        add_portrait_command(root, portrait_pendulum, portrait_spin, portrait_add);
+    }
+};
+
+}  // namespace
+
+py::tuple sweep_file_command(const std::string& path) {
+    const SweepFile file = read_sweep_file(path);
+    SweepCommands commands;
+    std::vector<std::string> arguments = sweep_arguments(file, commands.root);
     arguments.erase(arguments.begin(), arguments.begin() + (file.portrait ? 2 : 1));  // the command's words
     return py::make_tuple(file.portrait ? "portrait " + file.command : file.command, arguments);
 }
 
 py::object locate_sweep_error(const std::string& path, const std::string& message) {
     const SweepFile file = read_sweep_file(path);
-    CLI::App root{"geomint", "geomint"};
-    PendulumOptions pendulum;
-    SpinOptions spin;
-    PortraitPendulumOptions portrait_pendulum;
-    PortraitSpinOptions portrait_spin;
-    PortraitAddOptions portrait_add;
-    add_pendulum_command(root, pendulum);
-    add_spin_command(root, spin);
-    add_portrait_command(root, portrait_pendulum, portrait_spin, portrait_add);
-    return py::str(locate_in_file(file, sweep_command(file, root), message).what());
+    SweepCommands commands;
+    return py::str(locate_in_file(file, sweep_command(file, commands.root), message).what());
 }
 
 }  // namespace geomint::python
