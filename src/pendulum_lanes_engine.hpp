@@ -30,6 +30,35 @@ struct Lanes {
     // PendulumPotential computes m * w * w; Duffing V = m (w2 q^2/2 + beta q^4/4) with w2 = w w.
     double m[W], k[W], w2[W];
     double beta;
+    // Per-lane coefficients of the step, computed once per block from h and m (prepare): the
+    // scalar body computes the same expressions every step, so hoisting them keeps its bits and
+    // spares the lanes 1-4 divisions a step. Their meaning depends on the scheme (see increment).
+    double step_a[W], step_b[W], step_c[W], step_d[W];
+    double two_m[W];  // 2 m, the kinetic energy's denominator
+
+    void prepare(LaneScheme scheme, double h) {
+#pragma omp simd
+        for (int l = 0; l < W; ++l) {
+            two_m[l] = 2.0 * m[l];
+            step_a[l] = step_b[l] = step_c[l] = step_d[l] = 0.0;
+            switch (scheme) {
+                case LaneScheme::newmark:
+                    step_a[l] = h * h / (4.0 * m[l]);  // a = h^2 / (4 m)
+                    step_b[l] = h / (2.0 * m[l]);      // rhs = (h / (2 m)) p
+                    break;
+                case LaneScheme::simpson:
+                    step_a[l] = h * h / (24.0 * m[l]);  // a = h^2 / (24 m)
+                    step_b[l] = h / (2.0 * m[l]);       // rhs = (h / (2 m)) p - (h^2 / (12 m)) V'(q)
+                    step_c[l] = h * h / (12.0 * m[l]);
+                    step_d[l] = h * h / (4.0 * m[l]);  // dq = 2 y - (h^2 / (4 m)) V'(q_m)
+                    break;
+                case LaneScheme::verlet:
+                case LaneScheme::rkn4:
+                    step_b[l] = h / m[l];  // the drift's h / m
+                    break;
+            }
+        }
+    }
 
     // V'(x) and V''(x) (PendulumPotential::slope, curvature; DuffingPotential::slope, curvature).
     void slope_curvature(const double* x, double* slope, double* curvature) const {
@@ -88,6 +117,7 @@ struct Lanes {
         long long solving[W];
         double previous[W], first_derivative[W];
         long long any = 0;
+#pragma omp simd reduction(| : any)
         for (int l = 0; l < W; ++l) {
             y[l] = rhs[l];  // y = rhs
             solving[l] = active[l];
@@ -147,14 +177,14 @@ struct Lanes {
         const double h = task.h;
         switch (task.scheme) {
             case LaneScheme::newmark: {
-                double a[W], rhs[W], y[W], x[W], slope_x[W];
-                for (int l = 0; l < W; ++l) {
-                    a[l] = h * h / (4.0 * m[l]);       // a = h^2 / (4 m)
-                    rhs[l] = h / (2.0 * m[l]) * p[l];  // rhs = h / (2 m) p
-                }
-                solve_node(a, q, rhs, y, active, status, iterations, task);
+                double rhs[W], y[W], x[W], slope_x[W];
+#pragma omp simd
+                for (int l = 0; l < W; ++l) rhs[l] = step_b[l] * p[l];  // rhs = h / (2 m) p
+                solve_node(step_a, q, rhs, y, active, status, iterations, task);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) x[l] = q[l] + y[l];
                 slope(x, slope_x);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) {
                     dq[l] = 2.0 * y[l];       // dq = 2 y
                     dp[l] = -h * slope_x[l];  // dp = -h V'(q + y)
@@ -162,39 +192,43 @@ struct Lanes {
                 return;
             }
             case LaneScheme::simpson: {
-                double a[W], rhs[W], y[W], x[W], slope_m[W], slope_end[W];
-                for (int l = 0; l < W; ++l) {
-                    a[l] = h * h / (24.0 * m[l]);
-                    rhs[l] = h / (2.0 * m[l]) * p[l] - h * h / (12.0 * m[l]) * slope_q[l];
-                }
-                solve_node(a, q, rhs, y, active, status, iterations, task);
+                double rhs[W], y[W], x[W], slope_m[W], slope_end[W];
+#pragma omp simd
+                for (int l = 0; l < W; ++l) rhs[l] = step_b[l] * p[l] - step_c[l] * slope_q[l];
+                solve_node(step_a, q, rhs, y, active, status, iterations, task);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) x[l] = q[l] + y[l];
                 slope(x, slope_m);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) {
-                    dq[l] = 2.0 * y[l] - h * h / (4.0 * m[l]) * slope_m[l];
+                    dq[l] = 2.0 * y[l] - step_d[l] * slope_m[l];
                     x[l] = q[l] + dq[l];
                 }
                 slope(x, slope_end);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) dp[l] = -h / 6.0 * (slope_q[l] + 4.0 * slope_m[l] + slope_end[l]);
                 return;
             }
             case LaneScheme::verlet: {
                 const double half = h / 2.0;
                 double x[W], slope_end[W];
+#pragma omp simd
                 for (int l = 0; l < W; ++l) {
-                    dq[l] = h / m[l] * (p[l] - half * slope_q[l]);
+                    dq[l] = step_b[l] * (p[l] - half * slope_q[l]);
                     x[l] = q[l] + dq[l];
                     status[l] = static_cast<long long>(SolveStatus::ok);
                 }
                 slope(x, slope_end);
+#pragma omp simd
                 for (int l = 0; l < W; ++l) dp[l] = -half * (slope_q[l] + slope_end[l]);
                 return;
             }
             case LaneScheme::rkn4: {
                 using C = BlanesMoanRkn4Coefficients;
-                double drift[W], x[W], force[W];
+                const double* drift = step_b;  // h / m
+                double x[W], force[W];
+#pragma omp simd
                 for (int l = 0; l < W; ++l) {
-                    drift[l] = h / m[l];
                     dq[l] = 0.0;
                     dp[l] = 0.0;
                     status[l] = static_cast<long long>(SolveStatus::ok);
@@ -202,14 +236,18 @@ struct Lanes {
                 // kick: dp = dp - b h V'(q + dq); the first one's q + dq is q itself (dq = 0 exactly).
                 const auto kick = [&](double b, bool first) {
                     if (first) {
+#pragma omp simd
                         for (int l = 0; l < W; ++l) force[l] = slope_q[l];
                     } else {
+#pragma omp simd
                         for (int l = 0; l < W; ++l) x[l] = q[l] + dq[l];
                         slope(x, force);
                     }
+#pragma omp simd
                     for (int l = 0; l < W; ++l) dp[l] = dp[l] - b * h * force[l];
                 };
                 const auto move = [&](double coefficient) {
+#pragma omp simd
                     for (int l = 0; l < W; ++l) dq[l] = dq[l] + coefficient * drift[l] * (p[l] + dp[l]);
                 };
                 kick(C::b1, true);
@@ -244,7 +282,8 @@ struct Lanes {
             lanes.k[l] = mass * omega * omega;
             lanes.w2[l] = omega * omega;
         }
-        const double* m = lanes.m;
+        lanes.prepare(task.scheme, task.h);
+        const double* two_m = lanes.two_m;
         // Running state: compensated sums of q and p (CompensatedSum), the last good state, the
         // outcome, and V'(q) at the current q for the next step.
         double q_value[W], q_carry[W], p_value[W], p_carry[W], q_good[W], p_good[W];
@@ -257,7 +296,7 @@ struct Lanes {
         lanes.value_slope(q0, value, slope_q);
         long long any = 0;
         for (int l = 0; l < W; ++l) {
-            energy0[l] = p0[l] * p0[l] / (2.0 * m[l]) + value[l];  // hamiltonian(q0, p0)
+            energy0[l] = p0[l] * p0[l] / two_m[l] + value[l];  // hamiltonian(q0, p0)
             q_value[l] = q_good[l] = q0[l];
             p_value[l] = p_good[l] = p0[l];
             q_carry[l] = p_carry[l] = 0.0;
@@ -292,13 +331,14 @@ struct Lanes {
 #pragma omp simd reduction(| : any)
             for (int l = 0; l < W; ++l) {
                 const double q = q_value[l], p = p_value[l];
-                const double energy = p * p / (2.0 * m[l]) + value[l];
+                const double energy = p * p / two_m[l] + value[l];
                 const double error = __builtin_fabs(energy - energy0[l]);
-                const bool finite =
-                    __builtin_fabs(q) <= largest && __builtin_fabs(p) <= largest && __builtin_fabs(error) <= largest;
-                const long long outcome = step_status[l] == ok && !finite ? non_finite : step_status[l];
-                const bool was_live = live[l] != 0, good = was_live && outcome == ok;
-                status[l] = was_live && !good ? outcome : status[l];
+                // Bitwise & (no short-circuit), as in solve_node: straight-line code that vectorizes.
+                const bool finite = (__builtin_fabs(q) <= largest) & (__builtin_fabs(p) <= largest) &
+                                    (__builtin_fabs(error) <= largest);
+                const long long outcome = (step_status[l] == ok) & !finite ? non_finite : step_status[l];
+                const bool was_live = live[l] != 0, good = was_live & (outcome == ok);
+                status[l] = was_live & !good ? outcome : status[l];
                 live[l] = good ? 1 : 0;
                 q_good[l] = good ? q : q_good[l];
                 p_good[l] = good ? p : p_good[l];
