@@ -42,14 +42,16 @@ double checksum(const PendulumBatch<Real>& batch) {
     return sum;
 }
 
-// Argument 2: CPU threads (0: all cores); argument 3: 1 for the SIMD lanes where the run has them
-// (double), 0 for the scalar body (geomint::CpuLanes).
+// Argument 2: CPU threads (0: all cores); argument 3: 1 for the widest SIMD lanes where the run has
+// them (double), 0 for the scalar body, 2 and 3 for the AVX2 and SSE2 lanes (geomint::CpuLanes).
 template <class Real>
 void BM_pendulum_cpu(benchmark::State& state) {
     const PendulumModel model = model_for(state);
     const auto n = static_cast<std::size_t>(state.range(1));
     const int threads = static_cast<int>(state.range(2));
-    const auto lanes = state.range(3) != 0 ? geomint::CpuLanes::automatic : geomint::CpuLanes::scalar;
+    constexpr geomint::CpuLanes by_argument[] = {geomint::CpuLanes::scalar, geomint::CpuLanes::automatic,
+                                                 geomint::CpuLanes::avx2, geomint::CpuLanes::sse2};
+    const geomint::CpuLanes lanes = by_argument[state.range(3)];
     const long long steps = 1000;
     auto batch = make_batch<Real>(n);
     const PendulumStepSettings<Real> step{Real(1e-3), steps, {}};
@@ -121,11 +123,13 @@ void BM_pendulum_cuda(benchmark::State& state) {
 // Every scheme of the registry, so that the explicit yardsticks are timed alongside the implicit ones.
 int scheme_count() { return static_cast<int>(geomint::registry_names(geomint::PendulumSchemes{}).size()); }
 
-// Every scheme on one thread and on all cores, with the SIMD lanes and with the scalar body.
+// Every scheme on one thread and on all cores, with the SIMD lanes and with the scalar body; and
+// Newmark on one thread in each narrower width (which width is fastest here).
 void cpu_sizes(benchmark::internal::Benchmark* b) {
     for (int scheme = 0; scheme < scheme_count(); ++scheme)
         for (int threads : {1, 0})
             for (int lanes : {1, 0}) b->Args({scheme, 4096, threads, lanes});
+    for (int lanes : {2, 3}) b->Args({0, 4096, 1, lanes});
     b->UseRealTime()->Unit(benchmark::kMillisecond);  // wall time: the work runs on OpenMP threads
 }
 

@@ -43,8 +43,10 @@ struct PendulumBatch {
 
 // Whether a double-precision run may use the SIMD lanes (pendulum_lanes.hpp): `automatic` runs
 // them whenever this CPU has them and the scheme and potential have a lane form; `scalar` always
-// runs the per-trajectory body the CUDA kernel runs: the same bits, slower (tests, benchmarks).
-enum class CpuLanes { automatic, scalar };
+// runs the per-trajectory body the CUDA kernel runs: the same bits, slower (tests, benchmarks);
+// `avx2` and `sse2` run those narrower lanes where this CPU has them, the scalar body otherwise
+// (benchmarks: which width is fastest on a given CPU).
+enum class CpuLanes { automatic, scalar, avx2, sse2 };
 
 // Runs every trajectory of `batch` on `threads` CPU threads (0: OpenMP's default), calling
 // `progress` (if set) as trajectories finish. Each trajectory is independent (a lane's result

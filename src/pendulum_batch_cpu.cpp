@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <type_traits>
 
 #include "pendulum_batch.hpp"
@@ -55,6 +56,10 @@ template <class Real>
 PendulumLaneRunner cpu_pendulum_lanes(const PendulumModel& model, CpuLanes lanes) {
     if constexpr (std::is_same_v<Real, double>) {
         if (lanes == CpuLanes::automatic) return pendulum_lanes_for(model);
+        if (lanes == CpuLanes::scalar || pendulum_lanes_for(model).run_block == nullptr) return {};
+        const std::string_view wanted = lanes == CpuLanes::avx2 ? "avx2" : "sse2";
+        for (const PendulumLaneRunner& runner : pendulum_lanes_on_this_cpu())
+            if (runner.instruction_set == wanted) return runner;
     }
     return {};
 }

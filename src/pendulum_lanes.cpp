@@ -12,18 +12,23 @@ namespace geomint {
 
 #if GEOMINT_WITH_LANES
 PendulumLaneBlock pendulum_lanes_avx512();  // pendulum_lanes_avx512.cpp
-PendulumLaneBlock pendulum_lanes_avx();     // pendulum_lanes_avx.cpp
+PendulumLaneBlock pendulum_lanes_avx2();    // pendulum_lanes_avx.cpp
 PendulumLaneBlock pendulum_lanes_sse2();    // pendulum_lanes_sse2.cpp
 #endif
 
-PendulumLaneRunner widest_pendulum_lanes() {
+std::vector<PendulumLaneRunner> pendulum_lanes_on_this_cpu() {
+    std::vector<PendulumLaneRunner> runners;
 #if GEOMINT_WITH_LANES
-    if (__builtin_cpu_supports("avx512f")) return {pendulum_lanes_avx512(), 8, "avx512"};
-    if (__builtin_cpu_supports("avx")) return {pendulum_lanes_avx(), 4, "avx"};
-    return {pendulum_lanes_sse2(), 2, "sse2"};
-#else
-    return {};
+    if (__builtin_cpu_supports("avx512f")) runners.push_back({pendulum_lanes_avx512(), 8, "avx512"});
+    if (__builtin_cpu_supports("avx2")) runners.push_back({pendulum_lanes_avx2(), 4, "avx2"});
+    runners.push_back({pendulum_lanes_sse2(), 2, "sse2"});  // every x86-64 CPU has SSE2
 #endif
+    return runners;
+}
+
+PendulumLaneRunner widest_pendulum_lanes() {
+    const std::vector<PendulumLaneRunner> runners = pendulum_lanes_on_this_cpu();
+    return runners.empty() ? PendulumLaneRunner{} : runners.front();
 }
 
 namespace {

@@ -1,5 +1,5 @@
 // The CPU's SIMD path for pendulum ensembles: W trajectories of a chunk advance together in the
-// lanes of one vector register (W = 8 with AVX-512, 4 with AVX, 2 with SSE2), sin and cos from
+// lanes of one vector register (W = 8 with AVX-512, 4 with AVX2, 2 with SSE2), sin and cos from
 // SLEEF's deterministic vector functions. What a lane computes is what the scalar body computes
 // (integrate_trajectory with the scheme's increment), operation for operation, with the same sin
 // and cos (geomint/elementary_functions.hpp), so the two agree bit for bit (math §1.7). The engine is
@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "pendulum_dispatch.hpp"
 
@@ -56,9 +57,11 @@ struct PendulumLaneRunner {
     const char* instruction_set = "scalar";
 };
 
-// The widest lanes this CPU runs: AVX-512 (8 lanes), AVX (4) or SSE2 (2); none without SLEEF or
+// The widest lanes this CPU runs: AVX-512 (8 lanes), AVX2 (4) or SSE2 (2); none without SLEEF or
 // x86-64 at build time. Every width gives the same bits.
 PendulumLaneRunner widest_pendulum_lanes();
+// Every width this CPU runs, widest first (for the tests: each must give the scalar body's bits).
+std::vector<PendulumLaneRunner> pendulum_lanes_on_this_cpu();
 // The lanes for `model` in double precision, or none when its scheme or potential has no lane form.
 PendulumLaneRunner pendulum_lanes_for(const PendulumModel& model);
 // The task of `model` (scheme and potential must have a lane form: pendulum_lanes_for).

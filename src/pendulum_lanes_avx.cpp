@@ -1,6 +1,7 @@
-// The pendulum lanes (pendulum_lanes_engine.hpp) for AVX: 4 lanes, SLEEF's deterministic 1-ulp
-// sincos without fused multiply-adds (the same bits as the AVX-512 lanes' and the scalar body's).
-// Compiled with -mavx -ffp-contract=off (CMakeLists.txt).
+// The pendulum lanes (pendulum_lanes_engine.hpp) for AVX2: 4 lanes, SLEEF's deterministic 1-ulp
+// AVX sincos without fused multiply-adds (the same bits as the AVX-512 lanes' and the scalar body's).
+// Compiled with -mavx2 -ffp-contract=off (CMakeLists.txt): AVX2 for the 256-bit integer operations
+// on the lanes' masks and counters, which plain AVX lacks (it would split them into 128-bit halves).
 #include "pendulum_lanes.hpp"
 
 #if GEOMINT_WITH_LANES
@@ -23,7 +24,7 @@ struct Avx {
 
 }  // namespace
 
-PendulumLaneBlock pendulum_lanes_avx() { return &lanes::run_block<Avx>; }
+PendulumLaneBlock pendulum_lanes_avx2() { return &lanes::run_block<Avx>; }
 
 }  // namespace geomint
 #endif
