@@ -260,16 +260,17 @@ case "$case_name" in
     ;;
   dynamic_assignment)
     command -v taskset >/dev/null || { echo "SKIP: no taskset (util-linux)"; exit 77; }
-    # Ranks 1 and 2 share core 0, rank 1 at nice 19: under Linux's fair scheduler it gets 15/1039
+    # Ranks 1 and 2 share one core, rank 1 at nice 19: under Linux's fair scheduler it gets 15/1039
     # of the core while rank 2 computes (weights 15 and 1024), so it computes far slower than rank
     # 2 whatever else runs on the machine. Chunks go to the rank that returns one, so rank 2 must
     # compute more than rank 1; a static round-robin split gives them counts within one of each
     # other. (Rank 0 also computes when idle: it is not compared.)
+    core="$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')"  # the first core this test may use
     sweep d d.csv 'q0 = "-2:2:3000"' 'p0 = "0.1"' 'steps = 20000' 'dt = 0.001' 'chunk-size = 100'
     "$geomint" run d.toml 2>/dev/null || fail "the one-process run failed"
     mv d.csv reference.csv
-    "${mpi[@]}" -np 1 "$geomint" run d.toml : -np 1 taskset -c 0 nice -n 19 "$geomint" run d.toml \
-      : -np 1 taskset -c 0 "$geomint" run d.toml 2>run.err || fail "the run with a slow rank 1 failed: $(cat run.err)"
+    "${mpi[@]}" -np 1 "$geomint" run d.toml : -np 1 taskset -c "$core" nice -n 19 "$geomint" run d.toml \
+      : -np 1 taskset -c "$core" "$geomint" run d.toml 2>run.err || fail "the run with a slow rank 1 failed: $(cat run.err)"
     same d.csv reference.csv "the run with a slow rank 1"
     read -r c0 c1 c2 <<<"$(chunks_per_rank run.err)"
     echo "chunks per rank: $c0 (rank 0), $c1 (rank 1, slowed), $c2 (rank 2)"
