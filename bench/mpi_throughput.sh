@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of one pendulum sweep as one process and split across 1 and 2 MPI ranks (issue 11):
-#   bash bench/mpi_throughput.sh [GEOMINT] [REPEATS]
+#   bash bench/mpi_throughput.sh [GEOMINT] [REPEATS] [STEPS]
+# (STEPS per trajectory, 400 by default: more steps make the run compute-bound, fewer output-bound.)
 # Prints, per setup, the best wall time of REPEATS runs (mpirun's start included) and the
 # trajectory-steps per second it makes; every output is checked equal (cmp) to the one-process one.
 set -euo pipefail
@@ -10,7 +11,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/geomint-mpi-bench-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 trajectories=100000
-steps=400
+steps="${3:-400}"
 cat >sweep.toml <<TOML
 command = "pendulum"
 scheme = "newmark"

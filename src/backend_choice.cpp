@@ -3,7 +3,11 @@
 
 #include <omp.h>
 
+#include <cstdio>
+
 #include "cuda_backend.hpp"
+#include "mpi_gpu_choice.hpp"
+#include "mpi_session.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -19,6 +23,12 @@ BackendChoice choose_backend(const std::string& name, int threads) {
     const CudaDeviceInfo device = cuda_device_info();
     if (device.usable) return {Backend::cuda, "cuda (" + device.description + ")"};
     if (name == "cuda") throw UsageError("--backend", "cuda requested but " + device.description);
+#if GEOMINT_WITH_CUDA
+    // A rank of a split run says why it has no GPU: its node has none, or its device failed
+    // (mpi_gpu_choice.hpp). A build without CUDA never has one, so it says nothing.
+    if (mpi::split())
+        std::fputs(mpi::cpu_fallback_notice(mpi::rank(), mpi::host(), device.description).c_str(), stderr);
+#endif
     return cpu();
 }
 

@@ -6,6 +6,7 @@
 
 #include "build_info.hpp"
 #include "hdf5_attributes.hpp"
+#include "mpi_session.hpp"
 #include "geomint/solve_status.hpp"
 #include "save_recorder.hpp"
 
@@ -113,6 +114,11 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const std::string& shown_path, const
     root.integer("steps", config.time.steps);
     root.real("dt", config.time.dt);
     root.integer("save_every", config.save_every);
+    // The processes that computed the file: 1 and this host for one process; for a run split
+    // across MPI ranks, their count and every rank's host in rank order (a resumed run: those of
+    // the run that completed it). With the times, all that differs from the one-process file.
+    root.integer("ranks", mpi::size());
+    root.texts("hosts", mpi::hosts());
 
     const hsize_t total = std::max<std::uint64_t>(1, layout.trajectories);
     const std::size_t capacity = std::max<std::size_t>(1, std::min<std::uint64_t>(layout.chunk_capacity, total));

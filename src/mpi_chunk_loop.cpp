@@ -36,39 +36,32 @@ constexpr std::size_t kHeader = 2 * sizeof(std::int64_t);
 // it never waits for rank 0 (which may be computing a chunk itself) between chunks.
 constexpr int kAhead = 2;
 
-// Every rank's "HOST BACKEND", on rank 0 (for the messages naming a rank). Collective.
-std::vector<std::string> gather_ranks(const std::string& backend) {
-    constexpr int kLength = 256;
+// Every rank's backend ("cpu" or "cuda"), on rank 0. Collective.
+std::vector<std::string> gather_backends(const std::string& backend) {
+    constexpr int kLength = 16;
     std::array<char, kLength> mine{};
-    const std::string name = host().substr(0, kLength - 16) + " " + backend;
-    std::memcpy(mine.data(), name.data(), std::min<std::size_t>(name.size(), kLength - 1));
+    std::memcpy(mine.data(), backend.data(), std::min<std::size_t>(backend.size(), kLength - 1));
     std::vector<char> all(rank() == 0 ? static_cast<std::size_t>(kLength) * size() : 0);
     MPI_Gather(mine.data(), kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, 0, MPI_COMM_WORLD);
-    std::vector<std::string> ranks;
+    std::vector<std::string> backends;
     for (int r = 0; rank() == 0 && r < size(); ++r)
-        ranks.emplace_back(all.data() + static_cast<std::size_t>(r) * kLength);
-    return ranks;
+        backends.emplace_back(all.data() + static_cast<std::size_t>(r) * kLength);
+    return backends;
 }
 
-// The hosts of gather_ranks()'s answer; warns on standard error when a rank's backend is not rank
-// 0's: the backends round differently, so such an output is the one-process output of neither.
-std::vector<std::string> hosts_checking_backends(const std::vector<std::string>& ranks) {
-    std::vector<std::string> hosts;
+// Warns on standard error when a rank's backend (gather_backends()'s answer) is not rank 0's: the
+// backends round differently, so such an output is the one-process output of neither.
+void check_backends(const std::vector<std::string>& backends) {
     std::string others;
-    const std::string first = ranks[0].substr(ranks[0].rfind(' ') + 1);
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-        const std::size_t space = ranks[r].rfind(' ');
-        hosts.push_back(ranks[r].substr(0, space));
-        if (ranks[r].substr(space + 1) != first)
-            others += (others.empty() ? "" : ", ") + std::to_string(r) + " (" + ranks[r].substr(space + 1) + ")";
-    }
+    for (std::size_t r = 1; r < backends.size(); ++r)
+        if (backends[r] != backends[0])
+            others += (others.empty() ? "" : ", ") + std::to_string(r) + " (" + backends[r] + ")";
     if (!others.empty())
         std::fprintf(stderr,
                      "geomint: warning: ranks %s run on another backend than rank 0 (%s); the backends round "
                      "differently, so this output will not equal a one-process run: give --backend cpu or cuda "
                      "for reproducible output\n",
-                     others.c_str(), first.c_str());
-    return hosts;
+                     others.c_str(), backends[0].c_str());
 }
 
 // The message of a computed chunk: header, then its pieces back to back.
@@ -117,7 +110,8 @@ std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter&
     const std::uint64_t total = ensemble.size();
     const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
     const int ranks = size();
-    HeldChunks held(hosts_checking_backends(gather_ranks(backend)));
+    check_backends(gather_backends(backend));
+    HeldChunks held(hosts());
     // The reorder buffer: chunks are handed out no further than `window` trajectories past the
     // first one not yet written, so rank 0 holds at most that many; a worker that is that far
     // ahead waits for its next assignment (the slowest rank holds the oldest chunk).
@@ -193,7 +187,7 @@ std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter&
 }
 
 void serve_chunks(Ensemble& ensemble, const ChunkShape& shape, const std::string& backend) {
-    gather_ranks(backend);
+    gather_backends(backend);
     // Two send buffers: a chunk's bytes travel while the next chunk is computed.
     std::array<std::vector<char>, 2> buffers;
     std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};

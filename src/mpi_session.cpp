@@ -2,9 +2,14 @@
 // with GEOMINT_MPI=OFF) every function describes a job of one process.
 #include "mpi_session.hpp"
 
+#include "mpi_gpu_choice.hpp"
+
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,34 +26,23 @@ bool dismissed = false;
 bool started = false;
 int job_rank = 0;
 int job_size = 1;
+std::vector<std::string> job_hosts;  // filled when joining the job (or on first use outside one)
 
 // Open MPI's launcher (mpirun, or a batch system's through PMIx) sets these in every rank.
 [[maybe_unused]] bool started_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
 
-// One rank per GPU: the node-local rank k uses the k-th visible device. Done by narrowing
-// CUDA_VISIBLE_DEVICES before the CUDA runtime starts, so that the backends (which use device 0)
-// need not know about ranks. A rank past the node's device list gets an empty list: `--backend
-// auto` then runs it on the CPU, `--backend cuda` refuses. GEOMINT_MPI_GPU=all leaves the list alone.
+// One rank per GPU (mpi_gpu_choice.hpp): done by narrowing CUDA_VISIBLE_DEVICES before the CUDA
+// runtime starts, so that the backends (which use device 0) need not know about ranks. A node
+// without devices gives an empty list: `--backend auto` then runs the rank on the CPU, with a
+// notice, and `--backend cuda` refuses. GEOMINT_MPI_GPU=all leaves the list alone.
 [[maybe_unused]] void choose_gpu() {
     const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const char* keep = std::getenv("GEOMINT_MPI_GPU");
     if (local == nullptr || (keep != nullptr && std::string(keep) == "all")) return;
-    const int index = std::atoi(local);
-    std::vector<std::string> devices;
-    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
-        std::string list = visible, item;
-        for (const char c : list + ",") {
-            if (c == ',') {
-                if (!item.empty()) devices.push_back(item);
-                item.clear();
-            } else {
-                item += c;
-            }
-        }
-    } else {
-        for (int k = 0; k <= index; ++k) devices.push_back(std::to_string(k));  // unknown count: ask for k
-    }
-    const std::string chosen = index < static_cast<int>(devices.size()) ? devices[index] : "";
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    const std::string chosen =
+        rank_visible_devices(std::atoi(local), visible ? std::optional<std::string>(visible) : std::nullopt,
+                             visible ? -1 : node_device_count());
     setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
 }
 
@@ -63,6 +57,14 @@ Session::Session(int& argc, char**& argv) {
     joined = true;
     MPI_Comm_rank(MPI_COMM_WORLD, &job_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &job_size);
+    // Every rank's host, for the messages naming a rank and the output's attributes.
+    constexpr int kLength = 256;
+    char mine[kLength] = {};
+    const std::string name = host();
+    std::memcpy(mine, name.data(), std::min<std::size_t>(name.size(), kLength - 1));
+    std::vector<char> all(static_cast<std::size_t>(kLength) * job_size);
+    MPI_Allgather(mine, kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < job_size; ++r) job_hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * kLength);
 }
 
 Session::~Session() {
@@ -89,6 +91,11 @@ std::string host() {
     char name[256] = {};
     if (gethostname(name, sizeof name - 1) != 0) return "unknown host";
     return name;
+}
+
+const std::vector<std::string>& hosts() {
+    if (job_hosts.empty()) job_hosts.push_back(host());
+    return job_hosts;
 }
 
 void set_workers_dismissed() { dismissed = true; }

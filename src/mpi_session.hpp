@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace geomint::mpi {
 
@@ -25,6 +26,9 @@ int size();
 inline bool split() { return size() > 1; }
 // This process's host name (for messages naming a rank).
 std::string host();
+// Every rank's host name, in rank order (gathered when the Session joins the job): for the
+// messages naming a rank and the HDF5 output's `hosts` attribute. Outside a job: {host()}.
+const std::vector<std::string>& hosts();
 
 // Ends the whole job now with `status` (MPI_Abort; mpirun stops every rank). Outside a job: exit.
 [[noreturn]] void abort_job(int status);

@@ -5,8 +5,9 @@
 #   mpi.sh CASE GEOMINT     (CTest runs every case: tests/mpi/CMakeLists.txt)
 #
 # equal_csv, equal_hdf5: -np 1, 2, 3 give the one-process output, CSV byte for byte (cmp), HDF5
-#   dataset for dataset and attribute for attribute but the times (same_hdf5.py), with and without
-#   saved states; one summary line, from rank 0, naming the ranks and the chunks each computed.
+#   dataset for dataset and attribute for attribute but the times, `ranks` and `hosts`
+#   (same_hdf5.py), with and without saved states, and those two name the run's ranks and hosts;
+#   one summary line, from rank 0, naming the ranks and the chunks each computed.
 # kill_rank: SIGKILL to rank 1 mid-run ends the run within a bounded time, with rank 0's line
 #   naming the ranks, hosts and chunks in flight (and mpirun's naming the dead rank), no output
 #   under the final name; --resume (with 2 ranks) completes it, equal to the uninterrupted run.
@@ -16,7 +17,12 @@
 #   rank with rank 0's one line, in moments.
 # portraits: the image and the counts file of 2 and 3 ranks are the one-process ones, byte for byte
 #   (counts dataset by dataset), density and energy colouring, pendulum and spin.
-# Exit 77 (skipped) without mpirun or h5py.
+# dynamic_assignment: of two workers, the one the scheduler slows down (pinned to the other's core,
+#   at nice 19) computes fewer chunks, as rank 0's summary counts them: chunks go to whoever asks.
+# progress: progress lines (a log's, every few seconds) and the summary come from rank 0 only
+#   (mpirun --tag-output names each line's rank), shaped as a one-process run's; quiet = true
+#   silences every rank.
+# Exit 77 (skipped) without mpirun, h5py or taskset.
 set -uo pipefail
 
 case_name="$1"
@@ -59,6 +65,24 @@ same() {
   else
     cmp -s "$1" "$2" || fail "$3: $1 differs from $2"
   fi
+}
+
+# has_ranks FILE.h5 R: the root attributes `ranks` = R and `hosts` = R times this host.
+has_ranks() {
+  /usr/bin/python3 - "$1" "$2" "$host" <<'PY' || fail "$1: ranks and hosts are not those of $2 ranks on $host"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    ranks, hosts = int(f.attrs["ranks"]), [str(h) for h in f.attrs["hosts"]]
+want = int(sys.argv[2])
+if ranks != want or hosts != [sys.argv[3]] * want:
+    print(f"{sys.argv[1]}: ranks = {ranks}, hosts = {hosts}")
+    sys.exit(1)
+PY
+}
+
+# The chunks per rank of rank 0's summary line in FILE, space-separated (empty without one).
+chunks_per_rank() {
+  sed -n 's/.* MPI ranks, chunks per rank: \([0-9, ]*\):.*/\1/p' "$1" | tr -d ','
 }
 
 # Trajectories the journal of OUT counts as done (0 while there is none).
@@ -149,10 +173,12 @@ case "$case_name" in
     for run in "${runs[@]}"; do
       toml="${run%%:*}.toml" out="${run#*:}"
       "$geomint" run "$toml" 2>/dev/null || fail "$toml: the one-process run failed"
+      [[ "$out" == *.h5 ]] && has_ranks "$out" 1
       mv "$out" "reference-$out"
       for ranks in 1 2 3; do
         "${mpi[@]}" -np "$ranks" "$geomint" run "$toml" 2>run.err || fail "$toml on $ranks ranks failed: $(cat run.err)"
         same "$out" "reference-$out" "$toml on $ranks ranks"
+        [[ "$out" == *.h5 ]] && has_ranks "$out" "$ranks"
         # Progress and the summary come from rank 0 only: one line, which names the ranks.
         lines="$(grep -c '^geomint: .*trajectories in' run.err)"
         [ "$lines" -eq 1 ] || fail "$toml on $ranks ranks: $lines summary lines: $(cat run.err)"
@@ -231,6 +257,62 @@ case "$case_name" in
         done
       done
     done
+    ;;
+  dynamic_assignment)
+    command -v taskset >/dev/null || { echo "SKIP: no taskset (util-linux)"; exit 77; }
+    # Ranks 1 and 2 share one core, rank 1 at nice 19: under Linux's fair scheduler it gets 15/1039
+    # of the core while rank 2 computes (weights 15 and 1024), so it computes far slower than rank
+    # 2 whatever else runs on the machine. Chunks go to the rank that returns one, so rank 2 must
+    # compute more than rank 1; a static round-robin split gives them counts within one of each
+    # other. (Rank 0 also computes when idle: it is not compared.)
+    core="$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')"  # the first core this test may use
+    sweep d d.csv 'q0 = "-2:2:3000"' 'p0 = "0.1"' 'steps = 20000' 'dt = 0.001' 'chunk-size = 100'
+    "$geomint" run d.toml 2>/dev/null || fail "the one-process run failed"
+    mv d.csv reference.csv
+    "${mpi[@]}" -np 1 "$geomint" run d.toml : -np 1 taskset -c "$core" nice -n 19 "$geomint" run d.toml \
+      : -np 1 taskset -c "$core" "$geomint" run d.toml 2>run.err || fail "the run with a slow rank 1 failed: $(cat run.err)"
+    same d.csv reference.csv "the run with a slow rank 1"
+    read -r c0 c1 c2 <<<"$(chunks_per_rank run.err)"
+    echo "chunks per rank: $c0 (rank 0), $c1 (rank 1, slowed), $c2 (rank 2)"
+    [ -n "$c2" ] || fail "no chunk counts in rank 0's summary: $(cat run.err)"
+    [ -n "$c2" ] && [ "$c2" -gt $((c1 + 1)) ] ||
+      fail "the slowed rank 1 computed $c1 chunks, the fast rank 2 $c2: not more than round-robin would give"
+    ;;
+  progress)
+    # A run of more than one progress interval (RunReporter::kProgressInterval, 5 s) on 3 ranks,
+    # every line tagged with its rank by mpirun: only rank 0 writes, and its lines have the shape
+    # of the one-process run's: progress lines "geomint: computed D/T trajectories ..." (T the
+    # whole run, D growing), at most one per interval of the run's time, then the summary. The
+    # ensemble doubles until the run lasts 6 s, however fast or busy the machine.
+    total=600
+    for _ in 1 2 3 4 5; do
+      sweep p p.csv "q0 = \"-2:2:$total\"" 'p0 = "0.1"' 'steps = 200000' 'dt = 0.001' 'chunk-size = 50'
+      rm -f p.csv
+      "${mpi[@]}" --tag-output -np 3 "$geomint" run p.toml 2>tagged.err ||
+        fail "the run on 3 ranks failed: $(cat tagged.err)"
+      seconds="$(sed -n "s/.*geomint: $total trajectories in \([0-9]*\)\.[0-9]* s on .*/\1/p" tagged.err)"
+      [ "${seconds:-0}" -ge 6 ] && break
+      total=$((total * 2))
+    done
+    "$geomint" run p.toml 2>one.err || fail "the one-process run failed: $(cat one.err)"
+    others="$(grep -v '^\[[0-9]*,0\]<stderr>:' tagged.err)"
+    [ -z "$others" ] || fail "lines not from rank 0: $others"
+    sed 's/^\[[0-9]*,0\]<stderr>://' tagged.err >three.err
+    for log in one.err three.err; do
+      progress="$(grep -c '^geomint: computed ' "$log")"
+      seconds="$(sed -n "s/^geomint: $total trajectories in \([0-9]*\)\.[0-9]* s on .*/\1/p" "$log")"
+      [ -n "$seconds" ] || { fail "$log: no summary line: $(cat "$log")"; continue; }
+      [ "$(grep -vc "^geomint: computed [0-9]*/$total trajectories " "$log")" -eq 1 ] ||
+        fail "$log: lines other than progress and one summary: $(cat "$log")"
+      [ "$progress" -ge 1 ] || fail "$log: no progress line in a run of $seconds s"
+      [ "$progress" -le $((seconds / 5)) ] || fail "$log: $progress progress lines in $seconds s, more than one per 5 s"
+      sed -n 's|^geomint: computed \([0-9]*\)/.*|\1|p' "$log" | sort -c -n -u ||
+        fail "$log: the progress does not grow: $(cat "$log")"
+      tail -1 "$log" | grep -q "^geomint: $total trajectories in " || fail "$log: the summary is not the last line"
+    done
+    sed -i '$a quiet = true' p.toml
+    "${mpi[@]}" --tag-output -np 3 "$geomint" run p.toml 2>quiet.err || fail "the quiet run failed: $(cat quiet.err)"
+    [ -s quiet.err ] && fail "quiet = true on 3 ranks wrote: $(cat quiet.err)"
     ;;
   *)
     echo "unknown case '$case_name'"

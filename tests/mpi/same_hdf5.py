@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # Two HDF5 outputs of geomint compared dataset by dataset and attribute by attribute (values,
-# dtypes, shapes), except the run's start and end times: same_hdf5.py A B exits 0 when equal,
-# 1 naming the first difference, 77 without h5py (Debian's python3-h5py).
+# dtypes, shapes), except the root attributes an MPI run may change (issue 11: "times, rank counts
+# and host names"): the start and end times, `ranks` and `hosts`. same_hdf5.py A B exits 0 when
+# equal, 1 naming the first difference, 77 without h5py (Debian's python3-h5py).
 import sys
 
 try:
@@ -11,7 +12,7 @@ except ImportError as missing:
     print(f"SKIP: {missing} (install Debian's python3-h5py)")
     sys.exit(77)
 
-IGNORED = {"start_time", "end_time"}
+IGNORED = {"start_time", "end_time", "ranks", "hosts"}
 
 
 def entries(path):
