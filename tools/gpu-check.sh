@@ -76,7 +76,7 @@ echo "== GPU benchmarks (kernel time from CUDA events; median of 3 repetitions)"
 for bench in "$stage"/bench/bench_*; do
   [ -x "$bench" ] || continue
   name=$(basename "$bench")
-  timeout 240 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+  timeout 300 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.txt" 2>&1 || status=1
   grep -E '_median|ERROR' "$out/$name.txt" | tee -a "$summary"
 done
