@@ -22,7 +22,9 @@ enum class Centre { symmetric, start };
 
 // One DRG step u -> v as a local problem (local_newton.hpp) with one 3-block per spin, the
 // unknown v_i. Residual: v_i - phi_c(phi_c^{-1}(u_i) + h m_i x g_i). Its zero has |v_i| = 1
-// because phi_c maps onto the sphere.
+// because phi_c maps onto the sphere. It is evaluated in increment form, (v_i - u_i) minus the
+// step retract_increment computes: the absolute form rounded phi_c(...) to an ulp of 1 in a way
+// that leaned to one side and drifted the energy linearly over long runs (math §2.6).
 template <Centre centre, class Gradient, class System, class Real>
 struct DrgStage {
     static constexpr int block_size = 3;
@@ -51,8 +53,7 @@ struct DrgStage {
         }
         const Vec3<T> g = gradient(system, n, c);
         const Vec3<T> m = Real(0.5) * (n.u + n.v);
-        const Vec3<T> w = inverse_retract(c, n.u) + h * cross(m, g);
-        const Vec3<T> r = n.v - retract(c, w);
+        const Vec3<T> r = (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
         out[0] = r.x;
         out[1] = r.y;
         out[2] = r.z;
@@ -97,7 +98,7 @@ struct DrgStage {
         jac.self = M3::identity() - np * (dc + dw);
         jac.left = Real(-1) * (np * (hm * dg.left));
         jac.right = Real(-1) * (np * (hm * dg.right));
-        return n.v - retract(c, w);
+        return (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
     }
 
     GEOMINT_HD void prepare(StridedReals<Real> x) {
@@ -120,7 +121,8 @@ GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& g
     const NewtonOutcome<Real> out = local_newton_solve(stage, x, newton_work, options);
     if (out.status != SolveStatus::ok) return out;
     // The converged iterate is v_i = phi_c(W_i) to the Newton tolerance, so |v_i| = 1 to round-off
-    // and does not drift (the residual pulls every step back onto the sphere). It is used as is:
+    // and does not drift (the residual's u.u - 1 term pulls every step back onto the sphere). It
+    // is used as is:
     // renormalising it once more moved H by (radial part of dH/ds) x (rounding), a bias that
     // accumulated to ~1e-15 per step for mp on the spin wave.
     for (int i = 0; i < d; ++i) to.set(i, x.spins(d).get(i));
