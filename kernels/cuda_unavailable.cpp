@@ -76,5 +76,6 @@ float SpinCudaRunner<Real>::wait(int) {
     throw std::runtime_error(kNoCuda);
 }
 template class SpinCudaRunner<double>;
+template class SpinCudaRunner<float>;
 
 }  // namespace geomint

@@ -151,5 +151,6 @@ float SpinCudaRunner<Real>::run(const SpinBatchView<Real>& host, std::size_t n, 
 }
 
 template class SpinCudaRunner<double>;
+template class SpinCudaRunner<float>;
 
 }  // namespace geomint

@@ -36,5 +36,8 @@ void enqueue_spin_system(const SpinModel& model, const SpinStepSettings<Real>& s
 template void enqueue_spin_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(const SpinModel&, const SpinStepSettings<double>&,
                                                                      const SpinBatchView<double>&,
                                                                      const SaveRecorder<double>*, CUstream_st*);
+template void enqueue_spin_system<GEOMINT_SPIN_SYSTEM_INDEX, float>(const SpinModel&, const SpinStepSettings<float>&,
+                                                                    const SpinBatchView<float>&,
+                                                                    const SaveRecorder<float>*, CUstream_st*);
 
 }  // namespace geomint

@@ -97,5 +97,6 @@ void SpinPortraitCudaRunner<Real>::run(const Real* state, const std::uint32_t* e
 }
 
 template class SpinPortraitCudaRunner<double>;
+template class SpinPortraitCudaRunner<float>;
 
 }  // namespace geomint

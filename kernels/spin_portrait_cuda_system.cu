@@ -35,5 +35,10 @@ template void enqueue_spin_portrait_system<GEOMINT_SPIN_SYSTEM_INDEX, double>(co
                                                                               const SpinBatchView<double>&,
                                                                               const SpinPortraitDeviceRecorder&,
                                                                               cudaStream_t);
+template void enqueue_spin_portrait_system<GEOMINT_SPIN_SYSTEM_INDEX, float>(const SpinModel&,
+                                                                             const SpinStepSettings<float>&,
+                                                                             const SpinBatchView<float>&,
+                                                                             const SpinPortraitDeviceRecorder&,
+                                                                             cudaStream_t);
 
 }  // namespace geomint

@@ -20,5 +20,6 @@ template <class Real>
 void SpinPortraitCudaRunner<Real>::run(const Real*, const std::uint32_t*, std::size_t, std::uint8_t*) {}
 
 template class SpinPortraitCudaRunner<double>;
+template class SpinPortraitCudaRunner<float>;
 
 }  // namespace geomint

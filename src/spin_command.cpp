@@ -90,6 +90,14 @@ SpinJob parse_job(const SpinOptions& o) {
     SpinJob job;
     job.model.system = choose_by_name(names_of(systems()), o.system, "--system", "system");
     job.model.system_parameters = o.system_parameters.values_for(job.model.system);
+    // The system is built in the run's precision: a parameter float cannot hold is refused, as
+    // the pendulum's are (a positive one that underflows to 0 would change the system).
+    const Precision precision = parse_precision(o.common.precision);
+    std::size_t value = 0;
+    for (const ParameterSpec& p : systems()[job.model.system].parameters)
+        for (int c = 0; c < p.components; ++c)
+            check_representable(job.model.system_parameters[value++], precision, std::string("--") + p.name,
+                                p.domain == ParameterDomain::positive);
     const bool chain = is_chain(job.model.system);
     job.initial = parse_initial(o, chain);
     job.model.scheme = choose_by_name(names_of(schemes()), o.scheme, "--scheme", "spin scheme");

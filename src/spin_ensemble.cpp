@@ -6,7 +6,6 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "copy_outcome.hpp"
@@ -15,7 +14,6 @@
 #include "portrait_cpu_recording.hpp"
 #include "spin_batch.hpp"
 #include "spin_portrait_cuda.hpp"
-#include "usage_error.hpp"
 
 namespace geomint {
 
@@ -24,6 +22,14 @@ namespace {
 // A chunk's state and workspace are kept under this many bytes, whatever --chunk-size says.
 constexpr double kChunkBytes = 1 << 30;
 
+// "x1", "y1", "z1", "x2", ...: component k of spin i (from 1). Appended rather than built with
+// operator+, on which g++ 12 warns falsely (-Wrestrict) once the float ensemble is inlined.
+std::string component_name(int i, int k) {
+    std::string name(1, "xyz"[k]);
+    name += std::to_string(i);
+    return name;
+}
+
 template <class Real>
 class SpinEnsemble final : public Ensemble {
 public:
@@ -31,24 +37,27 @@ public:
         : job_(job), config_(config), step_{static_cast<Real>(config.time.dt), config.time.steps, {}} {
         if (portrait != nullptr) portrait_ = *portrait;
         step_.newton.max_iterations = config.newton_max_iterations;
+        // Newton's tolerance stays 0: spin::newton_tolerance then takes 8 ulps of 1 in Real, so
+        // 9.5e-7 in float against 1.8e-15 in double. The unknowns are of unit size and are stored
+        // in Real, so a float Newton correction cannot shrink much below an ulp: a tolerance fixed
+        // in double terms (or its round-off stagnation test at 64 tolerances, local_newton.hpp)
+        // would never be met, and every float step would fail. The iteration limit is the same
+        // (--newton-max-iterations), as for the pendulum (scalar_newton.hpp: 4 ulps of Real):
+        // Newton converges quadratically, so float needs fewer iterations, not more. A failed
+        // solve or a non-finite value ends the chain with its status in either precision.
         const int d = job.initial.spins;
         const double chain_bytes = double(sizeof(Real)) * (3.0 * d + double(spin_workspace_reals(job.model, d)) + 8);
         const std::uint64_t by_memory =
             std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kChunkBytes / chain_bytes));
         capacity_ = static_cast<std::size_t>(std::min({config.chunk_size, by_memory, job.initial.chains}));
-        // The CUDA spin kernels are instantiated in double only.
-        if constexpr (std::is_same_v<Real, double>) {
-            if (portrait != nullptr) {
-                // The portrait's own CUDA kernels (the body with atomic adds into the device histogram).
-                if (portrait->device_view)
-                    portrait_cuda_ = std::make_unique<SpinPortraitCudaRunner<double>>(
-                        job.model, step_, d, capacity_, portrait->settings.grid, *portrait->device_view,
-                        portrait->settings.schedule, portrait->plane);
-            } else if (config.backend.backend == Backend::cuda) {
-                cuda_ = std::make_unique<SpinCudaRunner<double>>(job.model, step_, d, capacity_, config.save_every);
-            }
-        } else if (portrait != nullptr && portrait->device_view) {
-            throw std::invalid_argument("float spin portraits are recorded on the CPU");
+        if (portrait != nullptr) {
+            // The portrait's own CUDA kernels (the body with atomic adds into the device histogram).
+            if (portrait->device_view)
+                portrait_cuda_ = std::make_unique<SpinPortraitCudaRunner<Real>>(
+                    job.model, step_, d, capacity_, portrait->settings.grid, *portrait->device_view,
+                    portrait->settings.schedule, portrait->plane);
+        } else if (config.backend.backend == Backend::cuda) {
+            cuda_ = std::make_unique<SpinCudaRunner<Real>>(job.model, step_, d, capacity_, config.save_every);
         }
         lookahead_ = ChunkLookahead(job.initial.chains, capacity_);
         chain_.resize(3 * static_cast<std::size_t>(d));
@@ -89,8 +98,8 @@ public:
         for (int i = 1; i <= d; ++i)
             for (int k = 0; k < 3; ++k) {
                 const std::size_t component = 3 * static_cast<std::size_t>(i - 1) + k;
-                c.push_back({std::string(1, "xyz"[k]) + std::to_string(i), real,
-                             batch_.state.empty() ? nullptr : batch_.state.data() + component * n});
+                c.push_back(
+                    {component_name(i, k), real, batch_.state.empty() ? nullptr : batch_.state.data() + component * n});
             }
         c.push_back({"energy_error", real, batch_.energy_error.data()});
         c.push_back({"newton_iterations", ColumnKind::int64, batch_.newton_iterations.data()});
@@ -104,7 +113,7 @@ public:
     std::vector<std::string> state_components() const override {
         std::vector<std::string> names;  // x1, y1, z1, x2, ...: the order of the columns
         for (int i = 1; i <= job_.initial.spins; ++i)
-            for (int k = 0; k < 3; ++k) names.push_back(std::string(1, "xyz"[k]) + std::to_string(i));
+            for (int k = 0; k < 3; ++k) names.push_back(component_name(i, k));
         return names;
     }
     const void* saved_states() const override {
@@ -123,12 +132,9 @@ private:
         }
     }
 
-    // Chains [begin, begin + n) on the device, when the run has a CUDA runner (double only: the
-    // branch is not compiled for float, whose kernels do not exist); false otherwise.
+    // Chains [begin, begin + n) on the device, when the run has a CUDA runner; false otherwise.
     bool compute_on_device(std::uint64_t begin, std::size_t n, const ProgressCallback& progress) {
-        if constexpr (!std::is_same_v<Real, double>) {
-            return false;
-        } else if (portrait_cuda_) {
+        if (portrait_cuda_) {
             fill_state(batch_.state.data(), begin, n);
             portrait_cuda_->run(batch_.state.data(), codes_.empty() ? nullptr : codes_.data(), n, batch_.status.data());
         } else if (cuda_) {
@@ -183,26 +189,20 @@ private:
     std::vector<double> chain_;  // one chain's initial spins, as the source gives them
     spin::SpinWave<double> wave_{};
     std::vector<double> wave_error_;
-    std::vector<Real> saves_;                       // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
-    ChunkLookahead lookahead_{0, 1};                // the CUDA path's chunk launched ahead
-    const Real* cuda_saves_ = nullptr;              // the CUDA path's saves of the last chunk (in its slot)
-    std::unique_ptr<SpinCudaRunner<double>> cuda_;  // the CUDA kernels exist in double only
-    std::optional<PortraitTarget> portrait_;        // set: a portrait's ensemble
-    std::vector<std::uint32_t> codes_;              // the portrait's energy codes of the chunk
-    std::unique_ptr<SpinPortraitCudaRunner<double>> portrait_cuda_;
+    std::vector<Real> saves_;                     // [save][chain][x1, y1, z1, ...] of the last chunk (save_every > 0)
+    ChunkLookahead lookahead_{0, 1};              // the CUDA path's chunk launched ahead
+    const Real* cuda_saves_ = nullptr;            // the CUDA path's saves of the last chunk (in its slot)
+    std::unique_ptr<SpinCudaRunner<Real>> cuda_;  // set: the CUDA backend
+    std::optional<PortraitTarget> portrait_;      // set: a portrait's ensemble
+    std::vector<std::uint32_t> codes_;            // the portrait's energy codes of the chunk
+    std::unique_ptr<SpinPortraitCudaRunner<Real>> portrait_cuda_;
 };
 
 }  // namespace
 
 std::unique_ptr<Ensemble> make_spin_ensemble(const SpinJob& job, const RunConfig& config,
                                              const PortraitTarget* portrait) {
-    // The structure runs float too (SpinEnsemble<float>); the option waits for the accuracy work
-    // of float spin steps (tolerances, CUDA instantiation), so double only for now, except for a
-    // portrait (recorded on the CPU), which has always taken it.
-    if (config.precision == Precision::float32) {
-        if (portrait == nullptr) throw UsageError("--precision", "spin systems run in double only for now");
-        return std::make_unique<SpinEnsemble<float>>(job, config, portrait);
-    }
+    if (config.precision == Precision::float32) return std::make_unique<SpinEnsemble<float>>(job, config, portrait);
     return std::make_unique<SpinEnsemble<double>>(job, config, portrait);
 }
 

@@ -21,8 +21,8 @@ struct SpinJob {
 
 // The ensemble at the run's precision. With `portrait`, its bodies record every state the
 // portrait's schedule picks into the target's histograms (on the device when it has a device
-// view, with the CUDA portrait kernels, double only; on the CPU otherwise); the histograms it
-// points to must outlive the ensemble. Only a portrait runs in float for now.
+// view, with the CUDA portrait kernels; on the CPU otherwise); the histograms it points to must
+// outlive the ensemble.
 std::unique_ptr<Ensemble> make_spin_ensemble(const SpinJob& job, const RunConfig& config,
                                              const PortraitTarget* portrait = nullptr);
 

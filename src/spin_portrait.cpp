@@ -63,11 +63,7 @@ std::unique_ptr<Ensemble> make_spin_portrait_ensemble(const SpinJob& job, const 
     return make_spin_ensemble(job, config, &target);
 }
 
-bool spin_portrait_on_device(const RunConfig& config) {
-    // Float spin kernels are not instantiated for CUDA (spin ensembles run in double only): a
-    // float portrait runs on the CPU whatever the backend.
-    return config.backend.backend == Backend::cuda && config.precision == Precision::float64;
-}
+bool spin_portrait_on_device(const RunConfig& config) { return config.backend.backend == Backend::cuda; }
 
 PortraitResult compute_spin_portrait(const SpinJob& job, const RunConfig& config, const PortraitSettings& settings,
                                      const portrait::SpinPlaneChoice& plane, const ProgressCallback& progress) {

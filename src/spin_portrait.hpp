@@ -19,8 +19,8 @@ double spin_initial_energy(const SpinJob& job, Precision precision, std::uint64_
 // The range [emin, emax] of the ensemble's initial energies.
 EnergyScale scan_spin_energies(const SpinJob& job, Precision precision);
 
-// Whether the portrait sink's histogram lives on the device: config.backend cuda in double (a
-// float portrait is recorded on the CPU whatever the backend).
+// Whether the portrait sink's histogram lives on the device: config.backend cuda, in either
+// precision.
 bool spin_portrait_on_device(const RunConfig& config);
 
 // The ensemble of a portrait, recording into `sink` (made with spin_portrait_on_device) the points

@@ -219,7 +219,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpinInput{"--system chain --spins 4 --inertia 1,2,3", "--inertia"},
         BadSpinInput{"--system anisotropic --spins 4 --field 1,2", "--field"},
         BadSpinInput{"--system anisotropic --spins 4 --exchange x", "--exchange"},
-        BadSpinInput{"--system top --precision float", "--precision"}),
+        // Float runs (tests/test_cli_spin_float.cpp) refuse what float cannot hold.
+        BadSpinInput{"--system top --precision float --inertia 1,2,1e39", "--inertia"},
+        BadSpinInput{"--system top --precision float --inertia 1e-50,2,4", "--inertia"},
+        BadSpinInput{"--system anisotropic --spins 4 --precision float --field 0,0,-1e40", "--field"},
+        BadSpinInput{"--system top --precision half", "--precision"}),
     [](const ::testing::TestParamInfo<BadSpinInput>& info) {
         std::string name = std::to_string(info.index) + "_";
         for (const char* c = info.param.option; *c != '\0'; ++c)

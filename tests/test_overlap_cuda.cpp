@@ -134,19 +134,23 @@ TEST_F(OverlapCuda, PendulumRowsDoNotDependOnTheChunking) {
 }
 
 TEST_F(OverlapCuda, SpinRowsDoNotDependOnTheChunking) {
-    for (const char* system : {"top", "chain"}) {
-        SCOPED_TRACE(system);
-        geomint::SpinJob job;
-        job.model = geomint::make_spin_model(system, "comp2");
-        job.initial.source = geomint::SpinInitialConditions::Source::random;
-        job.initial.spins = std::string(system) == "top" ? 1 : 5;
-        job.initial.chains = 1200;
-        job.initial.seed = 3;
-        const auto make = [&](std::uint64_t chunk) {
-            return geomint::make_spin_ensemble(job, cuda_config(30, 0.05, chunk, 4));
-        };
-        expect_chunking_invariant(make, job.initial.chains, geomint::save_count(30, 4), 8);
-    }
+    for (const auto precision : {geomint::Precision::float64, geomint::Precision::float32})
+        for (const char* system : {"top", "chain"}) {
+            SCOPED_TRACE(system);
+            geomint::SpinJob job;
+            job.model = geomint::make_spin_model(system, "comp2");
+            job.initial.source = geomint::SpinInitialConditions::Source::random;
+            job.initial.spins = std::string(system) == "top" ? 1 : 5;
+            job.initial.chains = 1200;
+            job.initial.seed = 3;
+            const auto make = [&](std::uint64_t chunk) {
+                geomint::RunConfig config = cuda_config(30, 0.05, chunk, 4);
+                config.precision = precision;
+                return geomint::make_spin_ensemble(job, config);
+            };
+            const std::size_t real = precision == geomint::Precision::float32 ? 4 : 8;
+            expect_chunking_invariant(make, job.initial.chains, geomint::save_count(30, 4), real);
+        }
 }
 
 // The ensemble's overlapped path against the runner's synchronous run() over the whole batch.

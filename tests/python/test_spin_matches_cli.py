@@ -15,11 +15,11 @@ def cli_spins(cli, spins):
     return np.stack(columns, axis=1).reshape(-1, spins, 3)
 
 
-def assert_matches(result, cli, spins, chain=True):
-    expected = cli_spins(cli, spins)
+def assert_matches(result, cli, spins, chain=True, dtype=np.float64):
+    expected = cli_spins(cli, spins).astype(dtype)
     assert_same_bits(result.s.reshape(expected.shape), expected)
     for name in ("energy_error", "norm_error"):
-        assert_same_bits(result[name].ravel(), cli_reals(cli[name]))
+        assert_same_bits(result[name].ravel(), cli_reals(cli[name], dtype))
     for name in ("newton_iterations", "steps_completed"):
         assert_same_bits(result[name].ravel(), np.array([int(t) for t in cli[name]], dtype=np.int64))
     assert result.status.ravel().tolist() == cli["status"]
@@ -63,6 +63,15 @@ def test_every_scheme_on_a_chain(run_cli, scheme):
                   "--steps", "20")
     r = geomint.spin(system="chain", spins=4, scheme=scheme, random=3, dt=0.1, steps=20)
     assert_matches(r, cli, 4)
+
+
+def test_float_chain_ensemble(run_cli):
+    # --precision float: float32 arrays with the CLI's float bits.
+    cli = run_cli("spin", "--system", "chain", "--spins", "6", "--scheme", "sia", "--random", "5", "--seed", "2",
+                  "--dt", "0.05", "--steps", "30", "--precision", "float")
+    r = geomint.spin(system="chain", spins=6, scheme="sia", random=5, seed=2, dt=0.05, steps=30, precision="float")
+    assert r.s.dtype == np.float32
+    assert_matches(r, cli, 6, dtype=np.float32)
 
 
 def test_saved_states_equal_the_cli_hdf5(geomint_binary, tmp_path):
