@@ -81,9 +81,10 @@ struct PassIndex {
 
 // Columns of the Jacobian that one pass of ad_linearise carries as derivatives. On the host all B
 // of a block at once (fewest residual evaluations). On the GPU one: the four Dual<Real, B> arrays
-// of a pass are 4 B (B + 1) reals, which for B >= 3 do not fit in a thread's registers beside the
-// residual's own temporaries and spilled (issue 10: the Itoh-Abe kernels at 255 registers with
-// 120-1256 B of stack); with one column per pass they are 8 B reals.
+// of a pass are 4 B (B + 1) reals, which for the collocation blocks (B = 6, 9, 12) do not fit in a
+// thread's registers beside the residual's own temporaries; with one column per pass they are 8 B
+// reals (issue 10: coll4 on the chain went from 255 registers and 208 B of spill stores to 232
+// registers without spills, measured with its tables still on the stack).
 #if defined(__CUDA_ARCH__)
 template <int B>
 inline constexpr int ad_columns_per_pass = 1;
