@@ -79,48 +79,74 @@ struct PassIndex {
 
 }  // namespace detail
 
+// Columns of the Jacobian that one pass of ad_linearise carries as derivatives. On the host all B
+// of a block at once (fewest residual evaluations). On the GPU one: the four Dual<Real, B> arrays
+// of a pass are 4 B (B + 1) reals, which for the collocation blocks (B = 6, 9, 12) do not fit in a
+// thread's registers beside the residual's own temporaries; with one column per pass they are 8 B
+// reals (issue 10: coll4 on the chain went from 255 registers and 208 B of spill stores to 232
+// registers without spills, measured with its tables still on the stack).
+#if defined(__CUDA_ARCH__)
+template <int B>
+inline constexpr int ad_columns_per_pass = 1;
+#else
+template <int B>
+inline constexpr int ad_columns_per_pass = B;
+#endif
+
 // Residual block i and its Jacobian blocks by forward-mode AD: sink(block, r, c, value) receives
 // d out_r / d x_c of the left (block 0), own (1) and right (2) unknowns, out[] the residual.
-// Chains take three passes of Dual<Real, B>, one per seeded neighbour block (the seeded array is
-// chosen at compile time, so it stays in registers on a GPU). A single block (`single`, d = 1)
-// takes one pass with all three seeded alike: that gives the sum A + D + C the solver uses, which
-// is then passed as the own block, with zero neighbour blocks.
-template <class Problem, class Real, class Sink>
+// Chains take passes of Dual<Real, W> (W = ad_columns_per_pass) for each seeded neighbour block
+// and each group of W columns (the seeded block is chosen at compile time and the seeds are set
+// by comparisons, never by a run-time array index, so they stay in registers on a GPU). A single
+// block (`single`, d = 1) is seeded in all three alike: that gives the sum A + D + C the solver
+// uses, which is then passed as the own block, with zero neighbour blocks. Each derivative is
+// computed by the same operations whatever W is, so the Jacobian does not depend on W.
+// Columns (0: ad_columns_per_pass) may be given, so the host tests can check that one column per
+// pass gives the same Jacobian as the GPU.
+template <int Columns = 0, class Problem, class Real, class Sink>
 GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const Real* xl, const Real* xs, const Real* xr,
                              Real* out, Sink&& sink) {
     constexpr int B = Problem::block_size;
-    using D = Dual<Real, B>;
+    constexpr int W = Columns > 0 ? Columns : ad_columns_per_pass<B>;
+    static_assert(B % W == 0, "the passes cover the block's columns in whole groups");
+    using D = Dual<Real, W>;
     D left[B], self[B], right[B], res[B];
     for (int k = 0; k < B; ++k) {
         left[k] = D(xl[k]);
         self[k] = D(xs[k]);
         right[k] = D(xr[k]);
     }
-    const auto pass = [&](auto which) {
+    const auto pass = [&](auto which, int first) {
         constexpr int p = decltype(which)::value;  // 0 left, 1 own, 2 right, 3 all three
-        for (int k = 0; k < B; ++k) {
-            if constexpr (p == 0 || p == 3) left[k].d[k] = Real(1);
-            if constexpr (p == 1 || p == 3) self[k].d[k] = Real(1);
-            if constexpr (p == 2 || p == 3) right[k].d[k] = Real(1);
-        }
+        for (int k = 0; k < B; ++k)
+            for (int j = 0; j < W; ++j) {
+                const Real seed = k == first + j ? Real(1) : Real(0);
+                if constexpr (p == 0 || p == 3) left[k].d[j] = seed;
+                if constexpr (p == 1 || p == 3) self[k].d[j] = seed;
+                if constexpr (p == 2 || p == 3) right[k].d[j] = seed;
+            }
         problem.residual(i, static_cast<const D*>(left), static_cast<const D*>(self), static_cast<const D*>(right),
                          res);
-        for (int k = 0; k < B; ++k) left[k].d[k] = self[k].d[k] = right[k].d[k] = Real(0);
+        for (int k = 0; k < B; ++k)
+            for (int j = 0; j < W; ++j) left[k].d[j] = self[k].d[j] = right[k].d[j] = Real(0);
         for (int r = 0; r < B; ++r)
-            for (int c = 0; c < B; ++c) sink(p == 3 ? 1 : p, r, c, res[r].d[c]);
+            for (int j = 0; j < W; ++j) sink(p == 3 ? 1 : p, r, first + j, res[r].d[j]);
     };
-    if (single) {
-        pass(detail::PassIndex<3>{});
+    for (int first = 0; first < B; first += W) {
+        if (single) {
+            pass(detail::PassIndex<3>{}, first);
+        } else {
+            pass(detail::PassIndex<0>{}, first);
+            pass(detail::PassIndex<1>{}, first);
+            pass(detail::PassIndex<2>{}, first);
+        }
+    }
+    if (single)
         for (int r = 0; r < B; ++r)
             for (int c = 0; c < B; ++c) {
                 sink(0, r, c, Real(0));
                 sink(2, r, c, Real(0));
             }
-    } else {
-        pass(detail::PassIndex<0>{});
-        pass(detail::PassIndex<1>{});
-        pass(detail::PassIndex<2>{});
-    }
     for (int r = 0; r < B; ++r) out[r] = res[r].v;
 }
 

@@ -63,6 +63,25 @@ GEOMINT_HD constexpr CollocationTables<S> make_collocation_tables() {
     return t;
 }
 
+// The tables of make_collocation_tables, read by reference (the loops index them at run time). On
+// the GPU they live in __constant__ memory: a constexpr table local to a function, indexed at run
+// time, was copied into every thread's stack (issue 10: 616 B of stack for coll4), while every
+// thread of a warp reads the same entry, which the constant cache serves at once.
+template <int S>
+inline constexpr CollocationTables<S> collocation_tables = make_collocation_tables<S>();
+#if defined(__CUDACC__)
+template <int S>
+__constant__ constexpr CollocationTables<S> collocation_tables_on_device = make_collocation_tables<S>();
+#endif
+template <int S>
+GEOMINT_HD const CollocationTables<S>& collocation_table() {
+#if defined(__CUDA_ARCH__)
+    return collocation_tables_on_device<S>;
+#else
+    return collocation_tables<S>;
+#endif
+}
+
 // One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
 // x[3 s i + 3 j + k] = component k of Z_j. Residual (math §2.3):
 //   Z_j - T_{U_j} phi_c^{-1} ( U_j x (T_{U_j} phi_c^{-1})^T G_j ),  c = u_i.
@@ -81,7 +100,7 @@ struct CollocationStep {
 
     template <class T>
     GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
-        constexpr CollocationTables<S> tab = make_collocation_tables<S>();
+        const CollocationTables<S>& tab = collocation_table<S>();
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
         const Vec3<Real> c = u.get(i);
         Vec3<T> z[S], g[S];
@@ -155,7 +174,7 @@ struct Collocation {
         if (out.status != SolveStatus::ok) return out;  // state untouched (INTERFACE.md)
         // v_i = phi_{u_i}(h sum_j b_j Z_j) (math §2.3): spin i needs only its own u_i and stages,
         // so it can be overwritten at once.
-        constexpr CollocationTables<S> tab = make_collocation_tables<S>();
+        const CollocationTables<S>& tab = collocation_table<S>();
         for (int i = 0; i < d; ++i) {
             Vec3<Real> sum{Real(0), Real(0), Real(0)};
             for (int j = 0; j < S; ++j)
