@@ -114,6 +114,10 @@ struct OrderPlan {
 
 template <class S>
 OrderPlan chain_plan() {
+    // mp's discrete gradient divides H(v) - H(u) by |v - u|^2, which amplifies float's round-off:
+    // its gap at h = 0.05 measured 4.3e-6 against a truncation error of 3.8e-5, more than the tenth
+    // the check allows, so it takes steps twice as long as the other order-2 schemes (h = 0.2, 0.1).
+    if constexpr (std::is_same_v<S, gs::GonzalezMidpoint>) return {1.0, 5};
     if constexpr (S::order == 1) return {1.0, 40};
     if constexpr (S::order == 2) return {1.0, 10};
     if constexpr (std::is_same_v<S, gs::Coll4>) return {10.0, 10};
