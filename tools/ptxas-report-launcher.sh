@@ -6,6 +6,8 @@
 # compilation. A compiler cache in the command replays the report with the object. The other
 # messages pass through to stderr unchanged.
 set -uo pipefail
+# An empty first word (a launcher list that ended in nothing) is no command: skip it.
+while [[ $# -gt 0 && -z "$1" ]]; do shift; done
 object=""
 previous=""
 for argument in "$@"; do
