@@ -169,29 +169,40 @@ void expect_float_floor(const OrderRuns& runs, const char* property) {
                                                   geomint_test::sci(runs.float_error[1]));
 }
 
+// The two runs of an order estimate, in float and in double, of `System` from `start` over
+// plan.span (`unplanned` steps and twice as many when the plan has none), with `error_of` the
+// distance of a final state from the exact or reference solution; then the check that applies.
+template <class Scheme, template <class> class System, class ErrorOf>
+void check_order_in_float(const OrderPlan& plan, int unplanned, const std::vector<double>& start, ErrorOf error_of,
+                          const char* property) {
+    OrderRuns runs{};
+    for (int k = 0; k < 2; ++k) {
+        const int n = (plan.coarse > 0 ? plan.coarse : unplanned) << k;
+        std::vector<double> in_float, in_double;
+        const double h = plan.span / n;
+        const auto rf = run_in<float, Scheme, System>(Scheme{}, h, n, start, in_float);
+        const auto rd = run_in<double, Scheme, System>(Scheme{}, h, n, start, in_double);
+        ASSERT_EQ(rf.status, SolveStatus::ok);
+        ASSERT_EQ(rd.status, SolveStatus::ok);
+        runs.float_error[k] = error_of(in_float);
+        runs.double_error[k] = error_of(in_double);
+        runs.gap[k] = distance(in_float, in_double);
+    }
+    if (plan.coarse > 0)
+        expect_float_order(Scheme::order, runs, property);
+    else
+        expect_float_floor(runs, property);
+}
+
 // Observed order in float on the d = 8 chain against the exact spin wave (math §2.4).
 TYPED_TEST(FloatScheme, OrderOnTheChainAgainstTheExactSpinWave) {
     const int d = 8;
     std::vector<double> exact(3 * d);
     const OrderPlan plan = chain_plan<TypeParam>();
     gs::paper_spin_wave<double>(d).fill(gs::StridedSpins<double>{exact.data(), 1, d}, plan.span);
-    OrderRuns runs{};
-    for (int k = 0; k < 2; ++k) {
-        const int n = (plan.coarse > 0 ? plan.coarse : 2) << k;
-        std::vector<double> in_float, in_double;
-        const double h = plan.span / n;
-        const auto rf = run_in<float, TypeParam, gs::HeisenbergChain>(TypeParam{}, h, n, wave_start(d), in_float);
-        const auto rd = run_in<double, TypeParam, gs::HeisenbergChain>(TypeParam{}, h, n, wave_start(d), in_double);
-        ASSERT_EQ(rf.status, SolveStatus::ok);
-        ASSERT_EQ(rd.status, SolveStatus::ok);
-        runs.float_error[k] = distance(in_float, exact);
-        runs.double_error[k] = distance(in_double, exact);
-        runs.gap[k] = distance(in_float, in_double);
-    }
-    if (plan.coarse > 0)
-        expect_float_order(TypeParam::order, runs, "float_chain_order");
-    else
-        expect_float_floor(runs, "float_chain_order");
+    check_order_in_float<TypeParam, gs::HeisenbergChain>(
+        plan, 2, wave_start(d), [&](const std::vector<double>& end) { return distance(end, exact); },
+        "float_chain_order");
 }
 
 // Observed order in float on the top (math §2.5) against the independent Boost.Odeint
@@ -203,23 +214,9 @@ TYPED_TEST(FloatScheme, OrderOnTheTopAgainstAnIndependentReference) {
         const std::vector<double> start = rounded_to_float(geomint_test::paper_top_start());
         const OrderPlan plan = top_plan<TypeParam>();
         const std::array<double, 3> reference = geomint_test::top_reference(start, plan.span);
-        OrderRuns runs{};
-        for (int k = 0; k < 2; ++k) {
-            const int n = (plan.coarse > 0 ? plan.coarse : 10) << k;
-            std::vector<double> in_float, in_double;
-            const double h = plan.span / n;
-            const auto rf = run_in<float, TypeParam, gs::SpinningTop>(TypeParam{}, h, n, start, in_float);
-            const auto rd = run_in<double, TypeParam, gs::SpinningTop>(TypeParam{}, h, n, start, in_double);
-            ASSERT_EQ(rf.status, SolveStatus::ok);
-            ASSERT_EQ(rd.status, SolveStatus::ok);
-            runs.float_error[k] = geomint_test::distance_to(in_float, reference);
-            runs.double_error[k] = geomint_test::distance_to(in_double, reference);
-            runs.gap[k] = distance(in_float, in_double);
-        }
-        if (plan.coarse > 0)
-            expect_float_order(TypeParam::order, runs, "float_top_order");
-        else
-            expect_float_floor(runs, "float_top_order");
+        check_order_in_float<TypeParam, gs::SpinningTop>(
+            plan, 10, start, [&](const std::vector<double>& end) { return geomint_test::distance_to(end, reference); },
+            "float_top_order");
     }
 }
 
