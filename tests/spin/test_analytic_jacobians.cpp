@@ -1,6 +1,6 @@
 // The analytic Newton Jacobians (math §3) against the forward-mode dual-number oracle
-// (ad_linearise): every system x every problem that has one, on random states; which schemes use
-// them; and whole runs with and without them (same states to round-off, no more iterations).
+// (ad_linearise): every system x every problem (DRG, midpoint, collocation), on random states;
+// which schemes use them; and whole runs with and without them (same states to round-off, no more iterations).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -141,7 +141,100 @@ void check_all(const System& system, int d) {
                           "comp2_forward");
 }
 
+// Collocation (blocks of B = 3 s): the largest |analytic - AD| over the three B x B blocks of
+// block row i, and over the residual. Stage vectors Z_j random with components in [-1.5, 1.5)
+// (the size of u x grad H for these systems, |grad H| <= 2 up to the parameters), not tangent:
+// the residual and its Jacobian are defined for any Z, and the normal components exercise more
+// terms.
+template <class Problem>
+double max_block_defect(const Problem& problem, int i, int d, const std::vector<double>& x, double& residual_defect) {
+    constexpr int B = Problem::block_size;
+    const int il = (i + d - 1) % d, ir = (i + 1) % d;
+    const double* xl = &x[B * il];
+    const double* xs = &x[B * i];
+    const double* xr = &x[B * ir];
+    gs::NeighbourBlocks<B, double> analytic;
+    double r[B];
+    problem.linearise(i, xl, xs, xr, r, analytic);
+    double ad[3][B][B] = {};
+    double out[B];
+    const bool single = d == 1;
+    gs::ad_linearise(problem, i, single, xl, xs, xr, out,
+                     [&](int block, int row, int col, double value) { ad[block][row][col] = value; });
+    double e = 0;
+    for (int row = 0; row < B; ++row) {
+        residual_defect = std::fmax(residual_defect, std::fabs(r[row] - out[row]));
+        for (int col = 0; col < B; ++col) {
+            const double a[3] = {analytic.m[0][row][col], analytic.m[1][row][col], analytic.m[2][row][col]};
+            if (single) {
+                e = std::fmax(e, std::fabs(a[0] + a[1] + a[2] - ad[1][row][col]));
+            } else {
+                for (int b = 0; b < 3; ++b) e = std::fmax(e, std::fabs(a[b] - ad[b][row][col]));
+            }
+        }
+    }
+    return e;
+}
+
+// 40 random (u, Z, h) per system and scheme, as expect_matches_oracle; the bound is the same (the
+// blocks are identity plus O(h) terms of O(1) size, the AD and the formulas differ by rounding).
+template <int S, class System>
+double collocation_defect(const System& system, int d, double& worst_residual) {
+    constexpr int B = 3 * S;
+    Lcg rng{0xc0110000ULL + static_cast<std::uint64_t>(d) + 64 * S};
+    double worst = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        const double h = trial % 4 < 2 ? 0.05 : 0.3;
+        RandomStep s = random_step(rng, d, 0.05);
+        std::vector<double> z(static_cast<std::size_t>(B) * d);
+        for (double& v : z) v = 1.5 * rng.next();
+        const gs::CollocationStep<S, System, double> problem{system, gs::StridedSpins<double>{s.u.data(), 1, d}, h};
+        for (int i = 0; i < d; ++i) worst = std::fmax(worst, max_block_defect(problem, i, d, z, worst_residual));
+    }
+    return worst;
+}
+
+template <int S, class System>
+void expect_collocation_matches_oracle(const System& system, int d) {
+    double worst_residual = 0;
+    const double worst = collocation_defect<S>(system, d, worst_residual);
+    const std::string what = "coll" + std::to_string(2 * S);
+    EXPECT_LE(worst, 1e-12) << what << " on " << System::name << ", d = " << d;
+    EXPECT_LE(worst_residual, 1e-14) << what << " residual on " << System::name << ", d = " << d;
+    testing::Test::RecordProperty(std::string(System::name) + "_" + what + "_d" + std::to_string(d),
+                                  geomint_test::sci(worst));
+}
+
+template <class System>
+void check_collocation(const System& system, int d) {
+    expect_collocation_matches_oracle<2>(system, d);
+    expect_collocation_matches_oracle<3>(system, d);
+    expect_collocation_matches_oracle<4>(system, d);
+}
+
 TEST(AnalyticJacobians, TopMatchesDualNumbers) { check_all(top(), 1); }
+
+TEST(AnalyticJacobians, CollocationMatchesDualNumbers) {
+    check_collocation(top(), 1);
+    for (int d : {1, 2, 3, 7}) {
+        check_collocation(gs::HeisenbergChain<double>{}, d);
+        check_collocation(anisotropic(), d);
+    }
+}
+
+// The collocation comparison can fail: the anisotropy's Hessian block dropped, as above, moves
+// coll4's blocks by O(h D) (here the own block of every stage).
+TEST(AnalyticJacobians, CollocationOracleComparisonDetectsAWrongHessian) {
+    struct WrongHessian : gs::AnisotropicChain<double> {
+        gs::NeighbourJacobian<double> gradient_jacobian(const V& l, const V& s, const V& r) const {
+            gs::NeighbourJacobian<double> j = gs::AnisotropicChain<double>::gradient_jacobian(l, s, r);
+            j.self = M::zero();
+            return j;
+        }
+    };
+    double residual = 0;
+    EXPECT_GT(collocation_defect<2>(WrongHessian{anisotropic()}, 4, residual), 1e-3);
+}
 
 TEST(AnalyticJacobians, HeisenbergChainMatchesDualNumbers) {
     for (int d : {2, 3, 7}) check_all(gs::HeisenbergChain<double>{}, d);
@@ -170,15 +263,18 @@ TEST(AnalyticJacobians, OracleComparisonDetectsAWrongHessian) {
     EXPECT_GT(max_defect(problem, 1, 4, s.v, residual), 1e-3);
 }
 
-// Which problems take the analytic path: every system for the midpoint baselines and every DRG
-// (mmp: chains only). Collocation builds its Jacobian by dual numbers (the AutomaticJacobians
-// view of a system forces that for every scheme).
+// Which problems take the analytic path: every system for the midpoint baselines, every DRG
+// (mmp: chains only) and collocation (in blocks of 3 s); the AutomaticJacobians view of a system
+// forces dual numbers for every scheme.
 template <class Problem>
 constexpr bool analytic = gs::detail::HasLinearise<Problem, double>;
+template <class Problem>
+constexpr bool block_analytic = gs::detail::HasBlockLinearise<Problem, double>;
 
 template <class System>
 constexpr void static_checks() {
     using u = System;
+    using Ad = gs::AutomaticJacobians<System>;
     static_assert(analytic<gs::MidpointStep<gs::MidpointKind::embedded, u, double>>);
     static_assert(analytic<gs::MidpointStep<gs::MidpointKind::spherical, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, u, double>>);
@@ -186,8 +282,11 @@ constexpr void static_checks() {
     static_assert(analytic<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
     static_assert(
         analytic<gs::DrgStage<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>, u, double>>);
-    static_assert(!analytic<gs::CollocationStep<2, u, double>>);
-    using Ad = gs::AutomaticJacobians<System>;
+    static_assert(!analytic<gs::CollocationStep<2, u, double>>);  // not the B = 3 form, but:
+    static_assert(block_analytic<gs::CollocationStep<2, u, double>>);
+    static_assert(block_analytic<gs::CollocationStep<3, u, double>>);
+    static_assert(block_analytic<gs::CollocationStep<4, u, double>>);
+    static_assert(!block_analytic<gs::CollocationStep<4, Ad, double>>);
     static_assert(!analytic<gs::MidpointStep<gs::MidpointKind::embedded, Ad, double>>);
     static_assert(!analytic<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, Ad, double>>);
 }
@@ -228,6 +327,9 @@ void same_runs(const System& system, int d) {
     expect_same_run(gs::Comp2{}, system, d, 0.05, 40);
     expect_same_run(gs::CompSia{}, system, d, 0.05, 20);
     expect_same_run(gs::Comp4{}, system, d, 0.05, 20);
+    expect_same_run(gs::Coll4{}, system, d, 0.05, 20);
+    expect_same_run(gs::Coll6{}, system, d, 0.05, 20);
+    expect_same_run(gs::Coll8{}, system, d, 0.05, 20);
 }
 
 TEST(AnalyticJacobians, RunsMatchDualNumberRuns) {

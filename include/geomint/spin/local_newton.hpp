@@ -32,6 +32,10 @@ namespace geomint::spin {
 //       // right, by formulas in plain Real (math §3). Used instead of dual numbers when present.
 //       GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                       NeighbourJacobian<Real>& jacobian) const;
+//       // Optional (any B; used when the B = 3 form above is absent): the same in blocks of B,
+//       // out = residual block i and jacobian.m[0], m[1], m[2] = d out / d left, self, right.
+//       GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right,
+//                                 Real* out, NeighbourBlocks<B, Real>& jacobian) const;
 //       // Optional: called with the current iterate before each Jacobian is built, to refresh
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
 //       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3).
@@ -41,6 +45,13 @@ namespace geomint::spin {
 // Without linearise the Jacobian is built by forward-mode AD (ad_linearise below), which is also
 // the oracle the analytic Jacobians are tested against.
 // Unknowns: x[B i + k]; x holds the initial guess on entry and the solution on success.
+
+// Block row i of the Newton Jacobian for blocks of size B, as an analytic linearise (any B)
+// writes it: m[0] = d/d left, m[1] = d/d own, m[2] = d/d right unknowns, each row-major.
+template <int B, class Real>
+struct NeighbourBlocks {
+    Real m[3][B][B];
+};
 
 template <class Real>
 struct NewtonOutcome {
@@ -70,6 +81,11 @@ concept HasPrepare = requires(P& p, StridedReals<Real> x) {
 template <class P, class Real>
 concept HasLinearise = requires(const P& p, const Real* x, NeighbourJacobian<Real>& j) {
     { p.linearise(0, x, x, x, j) } -> std::same_as<Vec3<Real>>;
+};
+
+template <class P, class Real>
+concept HasBlockLinearise = requires(const P& p, const Real* x, Real* out, NeighbourBlocks<P::block_size, Real>& j) {
+    p.linearise(0, x, x, x, out, j);
 };
 
 template <int N>
@@ -185,6 +201,15 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
                         system.upper(i, a, c) = jac.right.m[a][c];
                     }
                 }
+            } else if constexpr (detail::HasBlockLinearise<Problem, Real>) {
+                NeighbourBlocks<B, Real> jac;
+                problem.linearise(i, xl, xs, xr, out, jac);
+                for (int r = 0; r < B; ++r)
+                    for (int c = 0; c < B; ++c) {
+                        system.lower(i, r, c) = jac.m[0][r][c];
+                        system.diag(i, r, c) = jac.m[1][r][c];
+                        system.upper(i, r, c) = jac.m[2][r][c];
+                    }
             } else {
                 ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
                     (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =

@@ -123,7 +123,43 @@ GEOMINT_HD Mat3<Real> inverse_retract_dc(const Vec3<Real>& c, const Vec3<Real>& 
     return Mat3<Real>::identity(Real(-1)) - Mat3<Real>::outer(inv * inv * u, u);
 }
 
-// f(p, a) = (a - y (y.a))/|p|, y = p/|p| (tangent_retract with p = c + x): its Jacobian in p.
+// T_u phi_c^{-1} as a matrix, M = (I - u c^T/(c.u))/(c.u) (tangent_inverse_retract), and its
+// transpose (tangent_inverse_retract_transpose).
+template <class Real>
+GEOMINT_HD Mat3<Real> tangent_inverse_retract_matrix(const Vec3<Real>& c, const Vec3<Real>& u) {
+    const Real inv = Real(1) / dot(c, u);
+    return Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * inv * u, c);
+}
+template <class Real>
+GEOMINT_HD Mat3<Real> tangent_inverse_retract_transpose_matrix(const Vec3<Real>& c, const Vec3<Real>& u) {
+    const Real inv = Real(1) / dot(c, u);
+    return Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * inv * c, u);
+}
+
+// tangent_inverse_retract(c, u, a) = a/(c.u) - u (c.a)/(c.u)^2 differentiated in u, a fixed:
+// -[a c^T + (c.a) I]/(c.u)^2 + 2 (c.a) u c^T/(c.u)^3.
+template <class Real>
+GEOMINT_HD Mat3<Real> tangent_inverse_retract_du(const Vec3<Real>& c, const Vec3<Real>& u, const Vec3<Real>& a) {
+    const Real inv = Real(1) / dot(c, u);
+    const Real ca = dot(c, a) * inv;  // (c.a)/(c.u)
+    return Real(-inv * inv) * (Mat3<Real>::outer(a, c) + Mat3<Real>::identity(dot(c, a))) +
+           Mat3<Real>::outer((Real(2) * ca * inv * inv) * u, c);
+}
+
+// tangent_inverse_retract_transpose(c, u, a) = a/(c.u) - c (u.a)/(c.u)^2 differentiated in u, a
+// fixed: -[a c^T + c a^T]/(c.u)^2 + 2 (u.a) c c^T/(c.u)^3.
+template <class Real>
+GEOMINT_HD Mat3<Real> tangent_inverse_retract_transpose_du(const Vec3<Real>& c, const Vec3<Real>& u,
+                                                           const Vec3<Real>& a) {
+    const Real inv = Real(1) / dot(c, u);
+    const Real ua = dot(u, a) * inv;  // (u.a)/(c.u)
+    return Real(-inv * inv) * (Mat3<Real>::outer(a, c) + Mat3<Real>::outer(c, a)) +
+           Mat3<Real>::outer((Real(2) * ua * inv * inv) * c, c);
+}
+
+// f(p, a) = (a - y (y.a))/|p|, y = p/|p| (tangent_retract with p = c + x): its Jacobian in p,
+// which is also that of tangent_retract(c, x, a) in x for fixed c and a (its Jacobian in a is
+// normalise_jacobian(c + x)).
 // df = -[(y.a) I + y a^T] N dp / |p| - f y^T dp / |p|, N = normalise_jacobian(p).
 template <class Real>
 GEOMINT_HD Mat3<Real> tangent_retract_dp(const Vec3<Real>& p, const Vec3<Real>& a) {

@@ -9,7 +9,9 @@
 #include "geomint/spin/gauss_legendre.hpp"
 #include "geomint/spin/geometry.hpp"
 #include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/systems.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
@@ -82,6 +84,20 @@ GEOMINT_HD const CollocationTables<S>& collocation_table() {
 #endif
 }
 
+// Which Newton Jacobian the collocation steps build (issue 10 item 1, chosen by measurement). On the
+// host the analytic blocks of CollocationStep::linearise, several times cheaper than dual numbers
+// (bench/RESULTS.md, "Collocation Newton Jacobians"). On the GPU dual numbers with one column per
+// pass (local_newton.hpp): the analytic blocks keep 3 s^2 accumulated 3 x 3 matrices (up to 432
+// reals for coll8) alive through the quadrature loop, which a thread's registers cannot hold,
+// whereas a dual pass carries 8 B reals (RESULTS, same section: stack and spills per kernel).
+#if defined(__CUDA_ARCH__)
+template <int S>
+inline constexpr bool collocation_analytic_jacobian = false;
+#else
+template <int S>
+inline constexpr bool collocation_analytic_jacobian = true;
+#endif
+
 // One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
 // x[3 s i + 3 j + k] = component k of Z_j. Residual (math §2.3):
 //   Z_j - T_{U_j} phi_c^{-1} ( U_j x (T_{U_j} phi_c^{-1})^T G_j ),  c = u_i.
@@ -127,6 +143,104 @@ struct CollocationStep {
             out[3 * k] = r.x;
             out[3 * k + 1] = r.y;
             out[3 * k + 2] = r.z;
+        }
+    }
+
+    // The residual (as above) and its exact Jacobian blocks, by the chain rule in plain Real (math
+    // §3.1). With f_q = T_{x_q} phi_c grad H(y_q) at the quadrature points x_q = sigma(xi_q),
+    // y_q = phi_c(x_q), and a_{qj} = h path[q][j],
+    //   dG_k/dZ_j^{own}   = sum_q integrand[q][k] a_{qj} (D_x T_x phi_c [grad H] + P_q H_s P_q),
+    //   dG_k/dZ_j^{left}  = sum_q integrand[q][k] a_{qj} P_q H_l P^l_q   (right alike),
+    // P_q = T_{x_q} phi_c = d y_q/d x_q, H_l, H_s, H_r the system's gradient_jacobian. The stage
+    // part r_k = M (U_k x M^T G_k), M = T_{U_k} phi_c^{-1}, gives dr_k = K_u dU_k + K_G dG_k with
+    //   K_u = D_u[M v] + M ([U_k]_x D_u[M^T G_k] - [M^T G_k]_x),  K_G = M [U_k]_x M^T,
+    // v = U_k x M^T G_k, and dU_k/dZ_j = h stage[k][j] T_{sigma_k} phi_c. The residual is Z_k - r_k.
+    // (The [M^T G_k]_x term vanishes on tangent dU_k: both factors are normal to U_k, so their
+    // cross product lies along U_k, which M maps to 0. It is kept, as the plain chain rule.)
+    GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right, Real* out,
+                              NeighbourBlocks<block_size, Real>& jacobian) const
+        requires(collocation_analytic_jacobian<S>&& HasGradientJacobian<System, Real>) {
+        using M3 = Mat3<Real>;
+        const CollocationTables<S>& tab = collocation_table<S>();
+        constexpr int Q = CollocationTables<S>::quadrature_nodes;
+        constexpr int neighbours = System::is_chain ? 3 : 1;  // dG blocks kept: left, own, right, or own
+        constexpr int own = System::is_chain ? 1 : 0;
+        const Vec3<Real> c = u.get(i);
+        Vec3<Real> g[S];
+        M3 dg[neighbours][S][S];
+        for (int k = 0; k < S; ++k) {
+            g[k] = Vec3<Real>{Real(0), Real(0), Real(0)};
+            for (int b = 0; b < neighbours; ++b)
+                for (int j = 0; j < S; ++j) dg[b][k][j] = M3::zero();
+        }
+        // phi_c(x) = (c + x)/|c + x| and N(c + x) = T_x phi_c = d phi_c/dx from one square root and
+        // one division (as separate calls to retract, normalise_jacobian and tangent_retract_dp they
+        // took four of each per node, half of the top's coll4 run).
+        const auto point = [](const Vec3<Real>& centre, const Vec3<Real>& x, Vec3<Real>& y, M3& n) {
+            const Vec3<Real> sum = centre + x;
+            const Real inv = Real(1) / norm(sum);
+            y = inv * sum;
+            n = M3::identity(inv) - M3::outer(inv * y, y);
+            return inv;
+        };
+        for (int q = 0; q < Q; ++q) {
+            Vec3<Real> y;
+            M3 p;
+            const Real inv = point(c, path_point(tab.path[q], self), y, p);
+            Vec3<Real> yl = y, yr = y;
+            M3 pl = p, pr = p;
+            if constexpr (System::is_chain) {
+                point(u.get(u.wrap(i - 1)), path_point(tab.path[q], left), yl, pl);
+                point(u.get(u.wrap(i + 1)), path_point(tab.path[q], right), yr, pr);
+            }
+            const Vec3<Real> grad = system.gradient(yl, y, yr);
+            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl, y, yr);
+            // f = T_x phi_c grad = (grad - y (y.grad))/|c + x| and its derivative in x for fixed
+            // grad (tangent_retract_dp, mat3.hpp): -((y.grad) N + y grad^T N + f y^T)/|c + x|.
+            const Real yg = dot(y, grad);
+            const Vec3<Real> f = inv * (grad - yg * y);
+            const M3 df = Real(-inv) * ((M3::identity(yg) + M3::outer(y, grad)) * p + M3::outer(f, y));
+            M3 a[neighbours];
+            if constexpr (System::is_chain) {
+                a[0] = p * hess.left * pl;
+                a[1] = df + p * hess.self * p;
+                a[2] = p * hess.right * pr;
+            } else {
+                a[0] = df + p * (hess.left + hess.self + hess.right) * p;
+            }
+            for (int k = 0; k < S; ++k) {
+                g[k] += Real(tab.integrand[q][k]) * f;
+                for (int j = 0; j < S; ++j) {
+                    const Real w = Real(tab.integrand[q][k]) * (h * Real(tab.path[q][j]));
+                    for (int b = 0; b < neighbours; ++b) dg[b][k][j] += w * a[b];
+                }
+            }
+        }
+        for (int k = 0; k < S; ++k) {
+            const Vec3<Real> sigma = path_point(tab.stage[k], self);
+            const Vec3<Real> uk = retract(c, sigma);
+            const Vec3<Real> w = tangent_inverse_retract_transpose(c, uk, g[k]);
+            const Vec3<Real> v = cross(uk, w);
+            const Vec3<Real> r =
+                Vec3<Real>{self[3 * k], self[3 * k + 1], self[3 * k + 2]} - tangent_inverse_retract(c, uk, v);
+            const M3 m = tangent_inverse_retract_matrix(c, uk);
+            const M3 ku =
+                tangent_inverse_retract_du(c, uk, v) +
+                m * (M3::cross_matrix(uk) * tangent_inverse_retract_transpose_du(c, uk, g[k]) - M3::cross_matrix(w));
+            const M3 kun = ku * normalise_jacobian(c + sigma);
+            const M3 kg = m * M3::cross_matrix(uk) * tangent_inverse_retract_transpose_matrix(c, uk);
+            for (int a = 0; a < 3; ++a) out[3 * k + a] = r[a];
+            for (int b = 0; b < 3; ++b)
+                for (int j = 0; j < S; ++j) {
+                    M3 block = M3::zero();
+                    if (System::is_chain || b == 1) block = Real(-1) * (kg * dg[System::is_chain ? b : own][k][j]);
+                    if (b == 1) {
+                        block += Real(-(h * Real(tab.stage[k][j]))) * kun;
+                        if (j == k) block += M3::identity();
+                    }
+                    for (int a = 0; a < 3; ++a)
+                        for (int e = 0; e < 3; ++e) jacobian.m[b][3 * k + a][3 * j + e] = block.m[a][e];
+                }
         }
     }
 
