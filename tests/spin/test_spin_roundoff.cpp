@@ -101,6 +101,48 @@ TYPED_TEST(RoundoffTop, EnergyErrorGrowsLikeSquareRootOfSteps) {
     EXPECT_LE(r.max_norm_error, 2 * eps) << TypeParam::name;  // each step lands within an ulp or so
 }
 
+// Gonzalez mp on the paper's top, 10^6 steps of h = 0.05, against the same random-walk bound with
+// the deviation measured in the run instead of its worst case G u (math §2.6). Each step's energy
+// change H(s_{n+1}) - H(s_n) is taken in long double (the double evaluation's own rounding would
+// widen it); sigma is their root mean square over the run, which also counts any mean they have,
+// so it is never below the true deviation. If the changes are independent and of mean zero (what
+// Brouwer's law assumes), the largest |H(s_n) - H(s_0)| exceeds 4 sigma sqrt(n) with probability
+// below 1.3e-4 (Levy's inequality, as above). The worst case G u (8.5e-17) is about 5 times
+// sigma here, so the bound above would not see a drift of 2e-19 a step before 3 10^6 steps; this
+// one does from a few 10^5. At 10^6 steps the lambda of the iterate off the sphere (math §2.6)
+// failed it, 1.9e-13 against 4 sigma sqrt(n) = 7.2e-14 (sigma 1.8e-17); the present code gives
+// 9.8e-15 against 5.8e-14. About 1.3 s in a release build.
+TEST(RoundoffTopMidpoint, EnergyErrorStaysWithinTheMeasuredRandomWalk) {
+    const long long steps = 1000000;
+    const gs::SpinningTop<double> system{};
+    const gs::SpinningTop<long double> lsystem{};
+    std::vector<double> spins = geomint_test::paper_top_start();
+    std::vector<double> work(gs::workspace_reals(gs::GonzalezMidpoint{}, 1));
+    const auto energy = [&](const gs::StridedSpins<double>& s) {
+        return lsystem.energy_density(LV{}, gs::vec3_cast<long double>(s.get(0)), LV{});
+    };
+    long double h0 = 0, previous = 0, sum_squares = 0, largest = 0;
+    const auto r =
+        gs::integrate_chain(gs::GonzalezMidpoint{}, system, 0.05, steps, gs::StridedSpins<double>{spins.data(), 1, 1},
+                            gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{},
+                            [&](long long n, const gs::StridedSpins<double>& s) {
+                                const long double e = energy(s);
+                                if (n == 0) h0 = e;
+                                if (n > 0) sum_squares += (e - previous) * (e - previous);
+                                largest = std::fmax(largest, std::fabs(e - h0));
+                                previous = e;
+                            });
+    ASSERT_EQ(r.status, geomint::SolveStatus::ok);
+    ASSERT_EQ(r.steps_completed, steps);
+    const double sigma = static_cast<double>(std::sqrt(sum_squares / steps));
+    const double bound = 4 * sigma * std::sqrt(static_cast<double>(steps));
+    ::testing::Test::RecordProperty("energy_error", geomint_test::sci(static_cast<double>(largest)));
+    ::testing::Test::RecordProperty("sigma", geomint_test::sci(sigma));
+    ::testing::Test::RecordProperty("bound", geomint_test::sci(bound));
+    EXPECT_GT(sigma, 0.0);  // a run with no rounding at all would make the bound vacuous
+    EXPECT_LE(static_cast<double>(largest), bound) << "sigma " << sigma;
+}
+
 // A random 8-spin Heisenberg chain, 10^4 steps of h = 0.05. The chain's random walk is wider
 // (its gradient is larger) so this length guards the chains rather than separating the forms.
 TYPED_TEST(RoundoffChain, EnergyErrorGrowsLikeSquareRootOfSteps) {

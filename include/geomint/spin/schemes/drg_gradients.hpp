@@ -213,13 +213,23 @@ struct MidpointGradient {
         // H(v) - H(u) as a sum of O(|v - u|) terms (the Itoh-Abe walk through the system's exact
         // site discrete gradients), not as a difference of two O(d) sums: the round-off of the
         // latter does not cancel from step to step and drifts the energy.
-        Real dh = Real(0), projected = Real(0), eta2 = Real(0);
+        // The iterate v is off the sphere (near convergence by rounding: |v_i| - 1 a fraction of
+        // an ulp), and H(v) counts that radial offset with weight v_i . dH/ds_i = O(1), while
+        // lambda |eta|^2 is O(|eta|^3): the radial offset of one iterate moved lambda, and through
+        // it the energy of the next iterate, by about as much, and the point Newton settled on
+        // leaned to one side (a drift of 2e-19 a step on the top, math §2.6). The next iterate
+        // lands on the sphere, so lambda is taken for v_i/|v_i|: H(v/|v|) = H(v) -
+        // sum_i (v_i . dH/ds_i) (|v_i| - 1) to first order, with |v_i| - 1 = (v_i . v_i - 1)/2
+        // from length_defect (plain v_i . v_i leans, math §2.6). It vanishes at the solution,
+        // where |v_i| = 1, so the step map is unchanged in exact arithmetic.
+        Real dh = Real(0), radial = Real(0), projected = Real(0), eta2 = Real(0);
         const int d = u.d;
         for (int i = 0; i < d; ++i) {
             const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
             const Vec3<Real> left = i > 0 ? v.get(il) : u.get(il);
             const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
             dh += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
+            radial += dot(v.get(i), system.gradient(v.get(il), v.get(i), v.get(ir))) * length_defect(v.get(i));
             const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
             const Vec3<Real> grad =
                 system.gradient(symmetric_centre(u.get(il), v.get(il)), c, symmetric_centre(u.get(ir), v.get(ir)));
@@ -230,7 +240,7 @@ struct MidpointGradient {
         // g = P gradH(c) when eta -> 0; below the threshold the quotient is round-off noise and
         // dropping it costs O(|eta|^3) in the energy.
         const Real small = small_increment<Real>();
-        lambda = eta2 > small * small ? (dh - projected) / eta2 : Real(0);
+        lambda = eta2 > small * small ? ((dh - Real(0.5) * radial) - projected) / eta2 : Real(0);
     }
 };
 
