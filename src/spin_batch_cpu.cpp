@@ -4,9 +4,17 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/team_newton.hpp"
+#include "openmp_team.hpp"
 #include "spin_batch.hpp"
 
 namespace geomint {
+
+bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
+    // CROSSOVER_PLACEHOLDER
+    return threads > 1 && chains < static_cast<std::size_t>(threads) && spins >= 256;
+}
 
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
@@ -53,7 +61,44 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             }
         }
     };
+    // One chain at a time, all threads on it: the chain and its workspace in buffers (thread 0's
+    // part, then the team's shared scratch after them), the body's team entry on every thread.
+    const auto run_shared = [&](auto scheme, auto system, const auto& recorder_of) {
+        using Recorder = std::decay_t<decltype(recorder_of(0, std::size_t{0}))>;
+        using Body = SpinChainBody<decltype(scheme), decltype(system), Real, Recorder>;
+        std::vector<Real> scratch(spin::team_newton_scratch_reals<3, Real>(batch.spins, thread_count));
+        Real* state = buffers.data();
+        Real energy_error = 0, norm_error = 0;
+        long long iterations = 0, steps = 0;
+        std::uint8_t status = 0;
+        const SpinBatchView<Real> local{state,       state + state_reals,
+                                        1,           batch.spins,
+                                        &norm_error, OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
+        for (long long t = 0; t < n; ++t) {
+            for (std::size_t k = 0; k < state_reals; ++k) state[k] = batch.state[k * batch.chains + t];
+            // Worker 0 records (a portrait into histogram 0).
+            const Body body{scheme, system, local, step, recorder_of(0, static_cast<std::size_t>(t))};
+#pragma omp parallel num_threads(thread_count)
+            body.run(0, OpenMpTeam<Real>{omp_get_thread_num(), omp_get_num_threads(), {scratch.data(), 1}});
+            for (std::size_t k = 0; k < state_reals; ++k) batch.state[k * batch.chains + t] = state[k];
+            batch.norm_error[t] = norm_error;
+            batch.outcome().set(t, energy_error, iterations, steps, static_cast<SolveStatus>(status));
+            if (progress) progress(1);
+        }
+    };
+    const bool share = spin_chains_share_threads(batch.chains, batch.spins, thread_count);
     with_spin_types<Real>(model, [&](auto scheme, auto system) {
+        if constexpr (spin::TeamStep<decltype(scheme), decltype(system), Real>) {
+            if (share) {
+                if (portrait != nullptr)
+                    run_shared(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
+                else if (saves != nullptr)
+                    run_shared(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
+                else
+                    run_shared(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
+                return;
+            }
+        }
         if (portrait != nullptr)
             run(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
         else if (saves != nullptr)
