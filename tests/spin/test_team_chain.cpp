@@ -16,8 +16,8 @@ namespace {
 
 namespace gs = geomint::spin;
 
-constexpr int kSpins = 1000;
-constexpr int kSteps = 4;
+constexpr int kSpins = 2048;  // long enough for spin_chains_share_threads
+constexpr int kSteps = 2;
 
 geomint::SpinBatch<double> long_chain(std::size_t chains) {
     geomint::SpinBatch<double> batch;
@@ -40,13 +40,14 @@ TEST(TeamChain, TheRuleSharesThreadsForFewLongChains) {
     EXPECT_FALSE(geomint::spin_chains_share_threads(1, kSpins, 1));
     EXPECT_FALSE(geomint::spin_chains_share_threads(2, kSpins, 2));
     EXPECT_FALSE(geomint::spin_chains_share_threads(1, 16, 2));
+    EXPECT_TRUE(geomint::spin_chains_share_threads(3, kSpins, 4));
 }
 
-// One chain of 1000 spins, a few steps of h = 0.05 from random spins: one thread (thread per
+// One chain of 2048 spins, a few steps of h = 0.05 from random spins: one thread (thread per
 // chain, the sequential solver) against 2 and 3 threads (one team). The two paths round the linear
 // solve differently; Newton converges to 8 ulps of 1 either way, so the states differ by a few
 // ulps per step: the 1e-12 bounds that with a wide margin. The energy errors are
-// |H - H0| of the two states (H is a sum over 1000 spins of O(1) terms): their difference is
+// |H - H0| of the two states (H is a sum over 2048 spins of O(1) terms): their difference is
 // bounded by the same 1e-12 times the number of spins.
 TEST(TeamChain, EqualsThreadPerChainAndIsIndependentOfTheTeamSize) {
     int pairs = 0;

@@ -74,7 +74,11 @@ struct PartitionedBlockCyclic {
         return first_failure(status);
     }
 
-private:
+    // The pieces of solve(), for callers that fuse them with their own per-part work (the team
+    // Newton, team_newton.hpp, builds a part's rows just before eliminating it and updates its
+    // unknowns just after back-substituting it, so that only three barriers remain per iteration).
+    GEOMINT_HD Rows reduced_system() const { return Rows{scratch, 2 * parts}; }
+    GEOMINT_HD StridedReals<Real> part_status() const { return scratch.at(Rows::workspace_reals(2 * parts)); }
     GEOMINT_HD static Real code(SolveStatus s) { return static_cast<Real>(static_cast<int>(s)); }
 
     GEOMINT_HD SolveStatus first_failure(StridedReals<Real> status) const {

@@ -75,43 +75,70 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
 // elimination order), so results agree with local_newton_solve to round-off, not bit for bit. They
 // do not depend on the team's size: the partition is a function of d alone, and each row and each
 // update is computed by the same operations whichever worker does it.
-// problem.prepare (when present) is called by every worker on its own copy, after a barrier: it
-// reads the whole iterate (the Gonzalez midpoint's H(v) - H(u)), an O(d) sequential part.
+// The work is split by the solver's parts, not by rows: a worker builds a part's rows and
+// eliminates the part in one go, and back-substitutes it and updates its unknowns in one go, so an
+// iteration has three barriers (parts eliminated; reduced system solved by worker 0; x updated).
+// problem.prepare (when present) is called by every worker on its own copy: it reads the whole
+// iterate (the Gonzalez midpoint's H(v) - H(u)), an O(d) sequential part.
+// Below 2 parts (d < 2 partition_min_rows) worker 0 does everything, the others wait.
 template <class Problem, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                                  const NewtonOptions<Real>& options, const Team& team) {
     constexpr int B = Problem::block_size;
+    using Solver = PartitionedBlockCyclic<B, Real>;
     const int d = problem.blocks();
     const int parts = partition_parts(d);
-    const PartitionedBlockCyclic<B, Real> solver{{work, d}, parts, team.shared()};
-    const StridedReals<Real> bad = team.shared().at(PartitionedBlockCyclic<B, Real>::scratch_reals(parts));
+    const Solver solver{{work, d}, parts, team.shared()};
+    const typename Solver::Rows reduced = solver.reduced_system();
+    const StridedReals<Real> status = solver.part_status();
+    Real& broadcast = status[static_cast<std::size_t>(parts)];
+    const StridedReals<Real> bad = team.shared().at(Solver::scratch_reals(parts));
     const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
     const Real tol = newton_tolerance(options);
     Real previous = std::numeric_limits<Real>::infinity();
+    // Rows of part k (all rows when not partitioned).
+    const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
+    const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
 
+    team.barrier();  // the guess is complete
     for (int it = 1; it <= options.max_iterations; ++it) {
-        team.barrier();  // x is complete (the guess or the last update)
         if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
-        bool finite = true;
-        team_for(team, d, [&](int i) { finite = detail::newton_row(problem, x, solver.system, i) && finite; });
-        bad[team.rank()] = finite ? Real(0) : Real(1);
+        team_for(team, parts, [&](int k) {
+            bool finite = true;
+            for (int i = first(k); i <= last(k); ++i)
+                finite = detail::newton_row(problem, x, solver.system, i) && finite;
+            SolveStatus st = finite ? SolveStatus::ok : SolveStatus::non_finite;
+            if (st == SolveStatus::ok && parts >= 2) st = solver.eliminate_part(k, reduced);
+            status[k] = Solver::code(st);
+        });
         team.barrier();
-        for (int w = 0; w < team.size(); ++w)
-            if (bad[w] != Real(0)) return {SolveStatus::non_finite, it};
-        const SolveStatus st = solver.solve(team);
+        if (team.rank() == 0) {
+            SolveStatus st = solver.first_failure(status);
+            if (st == SolveStatus::ok) st = parts < 2 ? solver.system.solve() : reduced.solve();
+            broadcast = Solver::code(st);
+        }
+        team.barrier();
+        const auto st = static_cast<SolveStatus>(static_cast<int>(broadcast));
         if (st != SolveStatus::ok) return {st, it};
         Real mine = Real(0);
-        team_for(team, d, [&](int i) {
-            for (int k = 0; k < B; ++k) {
-                const Real dx = solver.system.solution(i, k);
-                x[B * i + k] -= dx;
-                mine = std::fmax(mine, std::fabs(dx));
-            }
+        bool finite = true;
+        team_for(team, parts, [&](int k) {
+            if (parts >= 2) finite = solver.back_substitute(k, reduced) == SolveStatus::ok && finite;
+            for (int i = first(k); i <= last(k); ++i)
+                for (int c = 0; c < B; ++c) {
+                    const Real dx = solver.system.solution(i, c);
+                    x[B * i + c] -= dx;
+                    mine = std::fmax(mine, std::fabs(dx));
+                }
         });
+        bad[team.rank()] = finite ? Real(0) : Real(1);
         largest[team.rank()] = mine;
         team.barrier();
         Real step = Real(0);
-        for (int w = 0; w < team.size(); ++w) step = std::fmax(step, largest[w]);
+        for (int w = 0; w < team.size(); ++w) {
+            if (bad[w] != Real(0)) return {SolveStatus::non_finite, it};
+            step = std::fmax(step, largest[w]);
+        }
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
         if (step <= tol) return {SolveStatus::ok, it};
         if (it > 1 && step <= Real(64) * tol && step > Real(0.5) * previous) return {SolveStatus::ok, it};
