@@ -10,6 +10,7 @@
 
 #include "geomint/spin/random_spins.hpp"
 #include "geomint/spin/registry.hpp"
+#include "save_recorder.hpp"
 #include "spin_batch.hpp"
 
 namespace {
@@ -77,6 +78,37 @@ TEST(TeamChain, EqualsThreadPerChainAndIsIndependentOfTheTeamSize) {
             ++pairs;
         }
     EXPECT_EQ(pairs, 20);
+}
+
+// Two chains on three threads: the team path takes them one after the other, and the saved states
+// (recorded by worker 0) equal those of one thread per chain to 1e-12 (the states' bound above).
+TEST(TeamChain, SeveralChainsAndSavedStates) {
+    ASSERT_TRUE(geomint::spin_chains_share_threads(2, kSpins, 3));
+    for (const std::string scheme : {"mp", "implicit_midpoint"}) {
+        SCOPED_TRACE(scheme);
+        const geomint::SpinModel model = geomint::make_spin_model("anisotropic", scheme);
+        const geomint::SpinStepSettings<double> step{0.05, kSteps, {}};
+        const int dim = 3 * kSpins;
+        const long long saves = geomint::save_count(kSteps, 1);
+        std::vector<double> saved_one(static_cast<std::size_t>(saves) * 2 * dim, -1.0), saved_team = saved_one;
+        geomint::SpinBatch<double> one = long_chain(2), team = long_chain(2);
+        const geomint::SaveRecorder<double> rec_one{saved_one.data(), 2, dim, 1, kSteps};
+        const geomint::SaveRecorder<double> rec_team{saved_team.data(), 2, dim, 1, kSteps};
+        geomint::run_spin_batch_cpu(model, step, one, 1, {}, &rec_one);
+        geomint::run_spin_batch_cpu(model, step, team, 3, {}, &rec_team);
+        double worst = 0;
+        for (std::size_t k = 0; k < saved_one.size(); ++k) {
+            ASSERT_NE(saved_team[k], -1.0) << "save not written at " << k;
+            worst = std::fmax(worst, std::fabs(saved_one[k] - saved_team[k]));
+        }
+        EXPECT_LE(worst, 1e-12);
+        EXPECT_GT(worst, 0.0) << "the team path did not run";
+        for (std::size_t t = 0; t < 2; ++t) {
+            EXPECT_EQ(team.status[t], 0);
+            EXPECT_EQ(team.steps_completed[t], kSteps);
+            EXPECT_LE(std::fabs(one.energy_error[t] - team.energy_error[t]), 1e-12 * kSpins);
+        }
+    }
 }
 
 }  // namespace
