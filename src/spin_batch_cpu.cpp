@@ -68,8 +68,9 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             }
         }
     };
-    // One chain at a time, all threads on it: the chain and its workspace in buffers (thread 0's
-    // part, then the team's shared scratch after them), the body's team entry on every thread.
+    // One chain at a time, all threads on it (spin_chains_share_threads): the chain and its
+    // workspace in thread 0's part of buffers, the team's shared scratch in a vector of its own, the
+    // body's team entry on every thread. Allocated before the parallel region, as above.
     const auto run_shared = [&](auto scheme, auto system, const auto& recorder_of) {
         using Recorder = std::decay_t<decltype(recorder_of(0, std::size_t{0}))>;
         using Body = SpinChainBody<decltype(scheme), decltype(system), Real, Recorder>;
