@@ -41,11 +41,17 @@ struct SpinChainBody {
     SpinStepSettings<Real> settings;
     Recorder recorder{};
 
-    GEOMINT_HD void operator()(std::size_t t) const {
+    GEOMINT_HD void operator()(std::size_t t) const { run(t, spin::SequentialTeam{}); }
+
+    // Chain t run by every worker of `team` (include/geomint/spin/team.hpp); worker 0 writes the
+    // outcome. The block-per-chain paths call this; operator() is the team of one.
+    template <class Team>
+    GEOMINT_HD void run(std::size_t t, const Team& team) const {
         const spin::StridedSpins<Real> state{view.state + t, view.chains, view.spins};
         const spin::StridedReals<Real> workspace{view.workspace + t, view.chains};
         const spin::ChainResult<Real> r = spin::integrate_chain(scheme, system, settings.h, settings.steps, state,
-                                                                workspace, settings.newton, recorder.at(t));
+                                                                workspace, settings.newton, recorder.at(t), team);
+        if (team.rank() != 0) return;
         view.norm_error[t] = r.max_norm_error;
         view.outcome.set(t, r.max_energy_error, r.newton_iterations, r.steps_completed, r.status);
     }

@@ -44,13 +44,22 @@ struct SpinBatch {
     SpinBatchView<Real> view() { return {state.data(), nullptr, chains, spins, norm_error.data(), outcome()}; }
 };
 
+// Whether the CPU backend runs each chain with all `threads` threads (the partitioned Newton of
+// include/geomint/spin/team_newton.hpp) instead of one thread per chain: when chains are fewer
+// than threads, so that some would idle, and long enough to gain (the crossover, measured in
+// bench/RESULTS.md, is in the definition). Only for the schemes with a team step (DRG schemes and
+// midpoint baselines; collocation stays one thread per chain).
+bool spin_chains_share_threads(std::size_t chains, int spins, int threads);
+
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
 // a contiguous per-thread buffer (stride 1) and run by the same body as on the GPU; the results
 // do not depend on the layout, the thread count or the chunking. `progress` (if set) is
 // called as chains finish. What the bodies record besides the final state, at most one of:
 // `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`, every state its
 // schedule picks, into the running thread's histogram (one for each of the `threads`). Every
-// ensemble run and every portrait runs through this one loop.
+// ensemble run and every portrait runs through this one loop. When spin_chains_share_threads()
+// says so, each chain is run in turn by all the threads (results equal to one thread per chain to
+// round-off, not bit for bit, and the same whatever the thread count).
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
                         const ProgressCallback& progress = {}, const SaveRecorder<Real>* saves = nullptr,

@@ -4,9 +4,24 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/team_newton.hpp"
+#include "openmp_team.hpp"
 #include "spin_batch.hpp"
 
 namespace geomint {
+
+bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
+    // Measured with bench/bench_long_chains (bench/RESULTS.md, 2026-12-03): one chain on a team of
+    // 2 threads against one thread, on the 2-core development machine while other builds kept its
+    // load near 6, i.e. with no idle core to gain. With OMP_WAIT_POLICY=passive the team's wall
+    // time was 1.9 to 6.8 times one thread's at d = 16, 1.1 to 1.8 at d = 128, and 0.88 to 1.24 from
+    // d = 512 to 4096 (avf, mp, comp4, implicit_midpoint); with the default (spinning) waits it was
+    // 3 to 220 times slower at every d, each barrier waiting for a descheduled thread. A crossover
+    // on idle cores could not be measured here: d >= 2048 is a first guess, where the partition
+    // has 128 parts and one Newton iteration (three barriers) is 0.4 to 3 ms of work on one core.
+    return threads > 1 && chains < static_cast<std::size_t>(threads) && spins >= 2048;
+}
 
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
@@ -53,7 +68,45 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             }
         }
     };
+    // One chain at a time, all threads on it (spin_chains_share_threads): the chain and its
+    // workspace in thread 0's part of buffers, the team's shared scratch in a vector of its own, the
+    // body's team entry on every thread. Allocated before the parallel region, as above.
+    const auto run_shared = [&](auto scheme, auto system, const auto& recorder_of) {
+        using Recorder = std::decay_t<decltype(recorder_of(0, std::size_t{0}))>;
+        using Body = SpinChainBody<decltype(scheme), decltype(system), Real, Recorder>;
+        std::vector<Real> scratch(spin::team_newton_scratch_reals<3, Real>(batch.spins, thread_count));
+        Real* state = buffers.data();
+        Real energy_error = 0, norm_error = 0;
+        long long iterations = 0, steps = 0;
+        std::uint8_t status = 0;
+        const SpinBatchView<Real> local{state,       state + state_reals,
+                                        1,           batch.spins,
+                                        &norm_error, OutcomeView<Real>{&energy_error, &iterations, &steps, &status}};
+        for (long long t = 0; t < n; ++t) {
+            for (std::size_t k = 0; k < state_reals; ++k) state[k] = batch.state[k * batch.chains + t];
+            // Worker 0 records (a portrait into histogram 0).
+            const Body body{scheme, system, local, step, recorder_of(0, static_cast<std::size_t>(t))};
+#pragma omp parallel num_threads(thread_count)
+            body.run(0, OpenMpTeam<Real>{omp_get_thread_num(), omp_get_num_threads(), {scratch.data(), 1}});
+            for (std::size_t k = 0; k < state_reals; ++k) batch.state[k * batch.chains + t] = state[k];
+            batch.norm_error[t] = norm_error;
+            batch.outcome().set(t, energy_error, iterations, steps, static_cast<SolveStatus>(status));
+            if (progress) progress(1);
+        }
+    };
+    const bool share = spin_chains_share_threads(batch.chains, batch.spins, thread_count);
     with_spin_types<Real>(model, [&](auto scheme, auto system) {
+        if constexpr (spin::TeamStep<decltype(scheme), decltype(system), Real>) {
+            if (share) {
+                if (portrait != nullptr)
+                    run_shared(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
+                else if (saves != nullptr)
+                    run_shared(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
+                else
+                    run_shared(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
+                return;
+            }
+        }
         if (portrait != nullptr)
             run(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
         else if (saves != nullptr)

@@ -139,7 +139,8 @@ struct BlockCyclicTridiagonal {
         return SolveStatus::ok;
     }
 
-private:
+    // The fill column F_i, and normalise_row below, are also used by the partitioned solver
+    // (partitioned_block_cyclic.hpp), which eliminates each part's rows the same way.
     GEOMINT_HD Real& fill(int i, int r, int c) const { return work[row_reals * i + 3 * matrix_reals + r * B + c]; }
 
     // LU-factorises D_i in place (partial pivoting) and replaces C_i, F_i (when asked) and r_i by
@@ -182,6 +183,7 @@ private:
         return SolveStatus::ok;
     }
 
+private:
     // x <- D_i^{-1} x for one column x, given by an accessor, using the packed LU of D_i.
     template <class Column>
     GEOMINT_HD void apply_inverse(int i, const int (&piv)[B], Column x) const {

@@ -11,6 +11,7 @@
 #include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/systems.hpp"
+#include "geomint/spin/team.hpp"
 
 namespace geomint::spin {
 
@@ -21,7 +22,9 @@ namespace geomint::spin {
 //   GEOMINT_HD NewtonOutcome<Real> step(const System&, Real h, StridedSpins<Real> state,
 //                                       StridedReals<Real> work, const NewtonOptions<Real>&) const;
 // step() advances `state` by one step of size h on success and leaves it untouched on failure;
-// `iterations` counts the Newton iterations of all its stages.
+// `iterations` counts the Newton iterations of all its stages. A scheme whose step() also takes a
+// trailing team (team.hpp; the DRG schemes and the midpoint baselines) can run one chain on a
+// parallel team: see TeamStep.
 
 template <class Real>
 struct ChainResult {
@@ -44,17 +47,32 @@ GEOMINT_HD Real max_norm_error(StridedSpins<Real> s) {
     return e;
 }
 
+// Whether Scheme's step() takes a team (the team-parallel path applies to it).
+template <class Scheme, class System, class Real>
+concept TeamStep = requires(const Scheme& scheme, const System& system, Real h, StridedSpins<Real> state,
+                            StridedReals<Real> work, const NewtonOptions<Real>& options) {
+    scheme.step(system, h, state, work, options, SequentialTeam{});
+};
+
 // `observer` (geomint/step_observer.hpp) sees the initial state and the state after each
-// completed step.
-template <class Scheme, class System, class Real, class Observer>
+// completed step. With a parallel team every worker calls this with the same arguments and gets
+// the same result; the energy and the norm error are computed by every worker (the same
+// sequential sums as the thread-per-chain path), the observer is called by worker 0 only.
+template <class Scheme, class System, class Real, class Observer, class Team = SequentialTeam>
 GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System& system, Real h, long long steps,
                                              StridedSpins<Real> state, StridedReals<Real> workspace,
-                                             const NewtonOptions<Real>& options, Observer&& observer) {
+                                             const NewtonOptions<Real>& options, Observer&& observer,
+                                             const Team& team = Team{}) {
     ChainResult<Real> result{Real(0), Real(0), 0, 0, SolveStatus::ok};
     const Real h0 = total_energy(system, state);
-    observer(0LL, static_cast<const StridedSpins<Real>&>(state));
+    if (team.rank() == 0) observer(0LL, static_cast<const StridedSpins<Real>&>(state));
     for (long long n = 0; n < steps; ++n) {
-        const NewtonOutcome<Real> out = scheme.step(system, h, state, workspace, options);
+        NewtonOutcome<Real> out{};
+        if constexpr (Team::sequential) {
+            out = scheme.step(system, h, state, workspace, options);
+        } else {
+            out = scheme.step(system, h, state, workspace, options, team);
+        }
         result.newton_iterations += out.iterations;
         if (out.status != SolveStatus::ok) {
             result.status = out.status;
@@ -68,7 +86,7 @@ GEOMINT_HD ChainResult<Real> integrate_chain(const Scheme& scheme, const System&
         result.max_energy_error = std::fmax(result.max_energy_error, std::fabs(energy - h0));
         result.max_norm_error = std::fmax(result.max_norm_error, max_norm_error(state));
         ++result.steps_completed;
-        observer(result.steps_completed, static_cast<const StridedSpins<Real>&>(state));
+        if (team.rank() == 0) observer(result.steps_completed, static_cast<const StridedSpins<Real>&>(state));
     }
     return result;
 }

@@ -13,6 +13,8 @@
 #include "geomint/spin/mat3.hpp"
 #include "geomint/spin/schemes/drg_gradients.hpp"
 #include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/team.hpp"
+#include "geomint/spin/team_newton.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
@@ -110,22 +112,25 @@ struct DrgStage {
 namespace detail {
 
 // Solves one stage from `from` into `to` (they may alias: `to` is written only on success).
-// x: 3 d reals for the unknowns, newton_work: local_newton_workspace_reals<3>(d).
-template <Centre centre, class Gradient, class System, class Real>
+// x: 3 d reals for the unknowns, newton_work: local_newton_workspace_reals<3>(d). With a parallel
+// team (team.hpp) every worker calls it; the O(d) loops are split and end at a barrier.
+template <Centre centre, class Gradient, class System, class Real, class Team = SequentialTeam>
 GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& gradient, Real h,
                                          StridedSpins<Real> from, StridedSpins<Real> to, StridedReals<Real> x,
-                                         StridedReals<Real> newton_work, const NewtonOptions<Real>& options) {
+                                         StridedReals<Real> newton_work, const NewtonOptions<Real>& options,
+                                         const Team& team = Team{}) {
     const int d = from.d;
-    for (int i = 0; i < d; ++i) x.spins(d).set(i, from.get(i));  // guess: the previous state (math §3)
+    team_for(team, d, [&](int i) { x.spins(d).set(i, from.get(i)); });  // guess: the previous state (math §3)
     DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
-    const NewtonOutcome<Real> out = local_newton_solve(stage, x, newton_work, options);
+    const NewtonOutcome<Real> out = newton_solve(stage, x, newton_work, options, team);
     if (out.status != SolveStatus::ok) return out;
     // The converged iterate is v_i = phi_c(W_i) to the Newton tolerance, so |v_i| = 1 to round-off
     // and does not drift (the residual's u.u - 1 term pulls every step back onto the sphere). It
     // is used as is:
     // renormalising it once more moved H by (radial part of dH/ds) x (rounding), a bias that
     // accumulated to ~1e-15 per step for mp on the spin wave.
-    for (int i = 0; i < d; ++i) to.set(i, x.spins(d).get(i));
+    team_for(team, d, [&](int i) { to.set(i, x.spins(d).get(i)); });
+    team.barrier();
     return out;
 }
 
@@ -170,9 +175,9 @@ GEOMINT_HD bool add_stage(NewtonOutcome<Real>& total, const NewtonOutcome<Real>&
 // Triple jump of a symmetric second-order step (math §2.2): stage(g h, from, to) is run for
 // g = g1, 1 - 2 g1, g1 into the intermediate state p.y; the state is written only when all
 // three have converged.
-template <class Real, class Stage>
+template <class Real, class Stage, class Team>
 GEOMINT_HD NewtonOutcome<Real> triple_jump(Real h, StridedSpins<Real> state, const StagedStep::Parts<Real>& p,
-                                           const Stage& stage) {
+                                           const Stage& stage, const Team& team) {
     const Real g1 = triple_jump_outer<Real>();
     const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
     NewtonOutcome<Real> total{SolveStatus::ok, 0};
@@ -180,7 +185,8 @@ GEOMINT_HD NewtonOutcome<Real> triple_jump(Real h, StridedSpins<Real> state, con
         const StridedSpins<Real> from = s == 0 ? state : p.y;
         if (!add_stage(total, stage(fractions[s] * h, from, p.y))) return total;
     }
-    for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+    team_for(team, state.d, [&](int i) { state.set(i, p.y.get(i)); });
+    team.barrier();
     return total;
 }
 
@@ -191,11 +197,11 @@ template <Centre centre, class Gradient>
 struct SingleStageDrg {
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
-    template <class System, class Real>
+    template <class System, class Real, class Team = SequentialTeam>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
-                                        const NewtonOptions<Real>& options) const {
+                                        const NewtonOptions<Real>& options, const Team& team = Team{}) const {
         const auto p = detail::StagedStep::carve(work, state.d);
-        return detail::drg_stage<centre>(system, make_gradient<Real>(), h, state, state, p.x, p.newton, options);
+        return detail::drg_stage<centre>(system, make_gradient<Real>(), h, state, state, p.x, p.newton, options, team);
     }
 
 private:
@@ -262,29 +268,30 @@ struct Comp2 {
     static constexpr const char* summary = "Itoh-Abe and its adjoint, half steps";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
-    template <class System, class Real>
+    template <class System, class Real, class Team = SequentialTeam>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
-                                        const NewtonOptions<Real>& options) const {
+                                        const NewtonOptions<Real>& options, const Team& team = Team{}) const {
         const auto p = detail::StagedStep::carve(work, state.d);
         NewtonOutcome<Real> total{SolveStatus::ok, 0};
-        if (!detail::add_stage(total, half_pair(system, h, state, p.y, p, options))) return total;
-        for (int i = 0; i < state.d; ++i) state.set(i, p.y.get(i));
+        if (!detail::add_stage(total, half_pair(system, h, state, p.y, p, options, team))) return total;
+        team_for(team, state.d, [&](int i) { state.set(i, p.y.get(i)); });
+        team.barrier();
         return total;
     }
 
     // Both halves of one Comp-2 step of size h, from `from` into p.y.
-    template <class System, class Real, class Parts>
+    template <class System, class Real, class Parts, class Team>
     GEOMINT_HD static NewtonOutcome<Real> half_pair(const System& system, Real h, StridedSpins<Real> from,
                                                     StridedSpins<Real> to, const Parts& p,
-                                                    const NewtonOptions<Real>& options) {
+                                                    const NewtonOptions<Real>& options, const Team& team) {
         NewtonOutcome<Real> total{SolveStatus::ok, 0};
         const Real half = Real(0.5) * h;
         if (!detail::add_stage(
                 total, detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::adjoint>{}, half, from,
-                                                            to, p.x, p.newton, options)))
+                                                            to, p.x, p.newton, options, team)))
             return total;
         detail::add_stage(total, detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::forward>{},
-                                                                      half, to, to, p.x, p.newton, options));
+                                                                      half, to, to, p.x, p.newton, options, team));
         return total;
     }
 };
@@ -297,14 +304,17 @@ struct CompSia {
     static constexpr const char* summary = "triple jump of sia";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
-    template <class System, class Real>
+    template <class System, class Real, class Team = SequentialTeam>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
-                                        const NewtonOptions<Real>& options) const {
+                                        const NewtonOptions<Real>& options, const Team& team = Team{}) const {
         const auto p = detail::StagedStep::carve(work, state.d);
-        return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
-            return detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::symmetrised>{}, sub_h,
-                                                        from, to, p.x, p.newton, options);
-        });
+        return detail::triple_jump(
+            h, state, p,
+            [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
+                return detail::drg_stage<Centre::symmetric>(system, ItohAbeGradient<IaDirection::symmetrised>{}, sub_h,
+                                                            from, to, p.x, p.newton, options, team);
+            },
+            team);
     }
 };
 
@@ -316,13 +326,16 @@ struct Comp4 {
     static constexpr const char* summary = "triple jump of comp2";
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::drg_workspace_reals(d); }
 
-    template <class System, class Real>
+    template <class System, class Real, class Team = SequentialTeam>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
-                                        const NewtonOptions<Real>& options) const {
+                                        const NewtonOptions<Real>& options, const Team& team = Team{}) const {
         const auto p = detail::StagedStep::carve(work, state.d);
-        return detail::triple_jump(h, state, p, [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
-            return Comp2::half_pair(system, sub_h, from, to, p, options);
-        });
+        return detail::triple_jump(
+            h, state, p,
+            [&](Real sub_h, StridedSpins<Real> from, StridedSpins<Real> to) {
+                return Comp2::half_pair(system, sub_h, from, to, p, options, team);
+            },
+            team);
     }
 };
 

@@ -10,6 +10,8 @@
 #include "geomint/spin/mat3.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/team.hpp"
+#include "geomint/spin/team_newton.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
@@ -103,20 +105,22 @@ GEOMINT_HD inline std::size_t midpoint_workspace_reals(int d) {
 }
 
 // Solves one step in place; the state is written only after Newton has converged (INTERFACE.md).
-template <MidpointKind kind, class System, class Real>
+// With a parallel team (team.hpp) every worker calls it; the O(d) loops are split.
+template <MidpointKind kind, class System, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, StridedSpins<Real> state,
                                              StridedReals<Real> work, const NewtonOptions<Real>& options,
-                                             bool renormalise) {
+                                             bool renormalise, const Team& team) {
     const int d = state.d;
     const StridedReals<Real> x = work;
-    for (int i = 0; i < d; ++i) x.spins(d).set(i, state.get(i));  // guess: the previous state (math §3)
+    team_for(team, d, [&](int i) { x.spins(d).set(i, state.get(i)); });  // guess: the previous state (math §3)
     MidpointStep<kind, System, Real> problem{system, state, h};
-    const NewtonOutcome<Real> out = local_newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options);
+    const NewtonOutcome<Real> out = newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options, team);
     if (out.status != SolveStatus::ok) return out;
-    for (int i = 0; i < d; ++i) {
+    team_for(team, d, [&](int i) {
         const Vec3<Real> v = x.spins(d).get(i);
         state.set(i, renormalise ? v / norm(v) : v);
-    }
+    });
+    team.barrier();
     return out;
 }
 
@@ -130,10 +134,10 @@ struct MidpointRule {
 
     GEOMINT_HD std::size_t workspace_reals(int d) const { return detail::midpoint_workspace_reals(d); }
 
-    template <class System, class Real>
+    template <class System, class Real, class Team = SequentialTeam>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
-                                        const NewtonOptions<Real>& options) const {
-        return detail::midpoint_step<kind>(system, h, state, work, options, renormalise);
+                                        const NewtonOptions<Real>& options, const Team& team = Team{}) const {
+        return detail::midpoint_step<kind>(system, h, state, work, options, renormalise, team);
     }
 };
 

@@ -1,0 +1,83 @@
+// Issue 10 item 5, the crossover of few long chains: one chain of d spins run by one thread (the
+// thread-per-chain path, sequential Newton) against the same chain run by a team of all the
+// OpenMP threads (team-parallel Newton, partitioned solve), in the same run. The rule in
+// src/spin_batch_cpu.cpp (spin_chains_share_threads) comes from these ratios; bench/RESULTS.md has
+// the figures and the command. Wall time: the point is using the idle cores.
+// BM_long_chain_cuda (block per chain against thread per chain) is for a machine with a device.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda_backend.hpp"
+#include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/registry.hpp"
+#include "geomint/spin/team_newton.hpp"
+#include "geomint/type_list.hpp"
+#include "openmp_team.hpp"
+#include "spin_batch.hpp"
+
+namespace {
+
+namespace gs = geomint::spin;
+
+const std::vector<std::string> kSchemes = {"avf", "mp", "sia", "comp4", "implicit_midpoint"};
+
+// Arguments: scheme index in kSchemes, spins, steps, path (0: one thread, 1: team of all threads).
+void BM_long_chain_cpu(benchmark::State& state) {
+    const int spins = static_cast<int>(state.range(1));
+    const long long steps = state.range(2);
+    const bool team = state.range(3) != 0;
+    const geomint::SpinModel model =
+        geomint::make_spin_model("chain", kSchemes[static_cast<std::size_t>(state.range(0))]);
+    const int threads = omp_get_max_threads();
+    std::vector<double> start(3 * static_cast<std::size_t>(spins)), chain;
+    gs::fill_random_spins(gs::StridedSpins<double>{start.data(), 1, spins}, 2026, 0);
+    long long iterations = 0;
+    geomint::with_spin_types<double>(model, [&](auto scheme, auto system) {
+        if constexpr (gs::TeamStep<decltype(scheme), decltype(system), double>) {
+            std::vector<double> work(scheme.workspace_reals(spins));
+            std::vector<double> scratch(gs::team_newton_scratch_reals<3, double>(spins, threads));
+            for (auto _ : state) {
+                chain = start;
+                const gs::StridedSpins<double> s{chain.data(), 1, spins};
+                const gs::StridedReals<double> w{work.data(), 1};
+                if (team) {
+#pragma omp parallel num_threads(threads)
+                    {
+                        const auto r =
+                            gs::integrate_chain(scheme, system, 0.05, steps, s, w, geomint::NewtonOptions<double>{},
+                                                geomint::NoStepObserver{},
+                                                geomint::OpenMpTeam<double>{
+                                                    omp_get_thread_num(), omp_get_num_threads(), {scratch.data(), 1}});
+                        if (omp_get_thread_num() == 0) iterations = r.newton_iterations;
+                    }
+                } else {
+                    iterations =
+                        gs::integrate_chain(scheme, system, 0.05, steps, s, w, geomint::NewtonOptions<double>{})
+                            .newton_iterations;
+                }
+                benchmark::DoNotOptimize(chain.data());
+            }
+        }
+    });
+    state.SetLabel(kSchemes[static_cast<std::size_t>(state.range(0))] +
+                   (team ? " team of " + std::to_string(threads) : " one thread"));
+    state.counters["newton"] = double(iterations);
+    state.counters["spin_steps_per_s"] =
+        benchmark::Counter(double(steps) * double(spins), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// d from 16 to 4096, steps so that each case is about the same work; both paths one after the other.
+void cpu_cases(benchmark::internal::Benchmark* b) {
+    for (long scheme = 0; scheme < long(kSchemes.size()); ++scheme)
+        for (long d : {16, 32, 64, 128, 256, 512, 1024, 4096})
+            for (long path = 0; path < 2; ++path) b->Args({scheme, d, std::max(2L, 8192 / d), path});
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+BENCHMARK(BM_long_chain_cpu)->Apply(cpu_cases);

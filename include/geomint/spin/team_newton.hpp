@@ -1,0 +1,162 @@
+// Newton's method for a local problem (local_newton.hpp) run by a team of workers (team.hpp): the
+// residual and Jacobian blocks of the spins and the update are split over the workers, the linear
+// solve is the partitioned one (partitioned_block_cyclic.hpp). newton_solve() picks it for a
+// parallel team and the sequential local_newton_solve, unchanged, for SequentialTeam.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "geomint/platform.hpp"
+#include "geomint/solve_status.hpp"
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/partitioned_block_cyclic.hpp"
+#include "geomint/spin/spin_view.hpp"
+#include "geomint/spin/team.hpp"
+#include "geomint/spin/vec3.hpp"
+
+namespace geomint::spin {
+
+// Shared scratch a team of `workers` needs for a problem of d blocks of size B: the partitioned
+// solver's, then one flag and one step size per worker.
+template <int B, class Real>
+GEOMINT_HD constexpr std::size_t team_newton_scratch_reals(int d, int workers) {
+    return PartitionedBlockCyclic<B, Real>::scratch_reals(partition_parts(d)) + 2 * static_cast<std::size_t>(workers);
+}
+
+namespace detail {
+
+// Row i of the Newton system (A_i, D_i, C_i and the residual r_i) at the iterate x, as
+// local_newton_solve builds it (the analytic Jacobian when the problem has one, dual numbers
+// otherwise); false when the residual is not finite.
+template <class Problem, class Real>
+GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
+                           const BlockCyclicTridiagonal<Problem::block_size, Real>& system, int i) {
+    constexpr int B = Problem::block_size;
+    const int d = system.d;
+    const int il = i == 0 ? d - 1 : i - 1;
+    const int ir = i == d - 1 ? 0 : i + 1;
+    Real xl[B], xs[B], xr[B], out[B];
+    for (int k = 0; k < B; ++k) {
+        xl[k] = x[B * il + k];
+        xs[k] = x[B * i + k];
+        xr[k] = x[B * ir + k];
+    }
+    if constexpr (B == 3 && HasLinearise<Problem, Real>) {
+        NeighbourJacobian<Real> jac;
+        const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
+        for (int a = 0; a < 3; ++a) {
+            out[a] = r[a];
+            for (int c = 0; c < 3; ++c) {
+                system.lower(i, a, c) = jac.left.m[a][c];
+                system.diag(i, a, c) = jac.self.m[a][c];
+                system.upper(i, a, c) = jac.right.m[a][c];
+            }
+        }
+    } else {
+        ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
+            (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
+        });
+    }
+    bool finite = true;
+    for (int r = 0; r < B; ++r) {
+        finite = finite && std::isfinite(out[r]);
+        system.rhs(i, r) = out[r];
+    }
+    return finite;
+}
+
+}  // namespace detail
+
+// local_newton_solve by a parallel team: every worker calls it with the same arguments (its own
+// copy of `problem`; x and work shared) and gets the same outcome. The convergence test is the
+// sequential one on the same max |dx|; only the linear solve's rounding differs (the partitioned
+// elimination order), so results agree with local_newton_solve to round-off, not bit for bit. They
+// do not depend on the team's size: the partition is a function of d alone, and each row and each
+// update is computed by the same operations whichever worker does it.
+// The work is split by the solver's parts, not by rows: a worker builds a part's rows and
+// eliminates the part in one go, and back-substitutes it and updates its unknowns in one go, so an
+// iteration has three barriers (parts eliminated; reduced system solved by worker 0; x updated).
+// problem.prepare (when present) is called by every worker on its own copy: it reads the whole
+// iterate (the Gonzalez midpoint's H(v) - H(u)), an O(d) sequential part.
+// Below 2 parts (d < 2 partition_min_rows) worker 0 does everything, the others wait.
+template <class Problem, class Real, class Team>
+GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
+                                                 const NewtonOptions<Real>& options, const Team& team) {
+    constexpr int B = Problem::block_size;
+    using Solver = PartitionedBlockCyclic<B, Real>;
+    const int d = problem.blocks();
+    const int parts = partition_parts(d);
+    const Solver solver{{work, d}, parts, team.shared()};
+    const typename Solver::Rows reduced = solver.reduced_system();
+    const StridedReals<Real> status = solver.part_status();
+    Real& broadcast = status[static_cast<std::size_t>(parts)];
+    const StridedReals<Real> bad = team.shared().at(Solver::scratch_reals(parts));
+    const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
+    const Real tol = newton_tolerance(options);
+    Real previous = std::numeric_limits<Real>::infinity();
+    // Rows of part k (all rows when not partitioned).
+    const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
+    const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
+
+    team.barrier();  // the guess is complete
+    for (int it = 1; it <= options.max_iterations; ++it) {
+        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
+        team_for(team, parts, [&](int k) {
+            bool finite = true;
+            for (int i = first(k); i <= last(k); ++i)
+                finite = detail::newton_row(problem, x, solver.system, i) && finite;
+            SolveStatus st = finite ? SolveStatus::ok : SolveStatus::non_finite;
+            if (st == SolveStatus::ok && parts >= 2) st = solver.eliminate_part(k, reduced);
+            status[k] = Solver::code(st);
+        });
+        team.barrier();
+        if (team.rank() == 0) {
+            SolveStatus st = solver.first_failure(status);
+            if (st == SolveStatus::ok) st = parts < 2 ? solver.system.solve() : reduced.solve();
+            broadcast = Solver::code(st);
+        }
+        team.barrier();
+        const auto st = static_cast<SolveStatus>(static_cast<int>(broadcast));
+        if (st != SolveStatus::ok) return {st, it};
+        Real mine = Real(0);
+        bool finite = true;
+        team_for(team, parts, [&](int k) {
+            if (parts >= 2) finite = solver.back_substitute(k, reduced) == SolveStatus::ok && finite;
+            for (int i = first(k); i <= last(k); ++i)
+                for (int c = 0; c < B; ++c) {
+                    const Real dx = solver.system.solution(i, c);
+                    x[B * i + c] -= dx;
+                    mine = std::fmax(mine, std::fabs(dx));
+                }
+        });
+        bad[team.rank()] = finite ? Real(0) : Real(1);
+        largest[team.rank()] = mine;
+        team.barrier();
+        Real step = Real(0);
+        for (int w = 0; w < team.size(); ++w) {
+            if (bad[w] != Real(0)) return {SolveStatus::non_finite, it};
+            step = std::fmax(step, largest[w]);
+        }
+        if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
+        if (step <= tol) return {SolveStatus::ok, it};
+        if (it > 1 && step <= Real(64) * tol && step > Real(0.5) * previous) return {SolveStatus::ok, it};
+        previous = step;
+    }
+    return {SolveStatus::newton_max_iterations, options.max_iterations};
+}
+
+// The schemes' entry point: the sequential solver for SequentialTeam (the thread-per-chain path,
+// unchanged), the team solver otherwise.
+template <class Problem, class Real, class Team>
+GEOMINT_HD NewtonOutcome<Real> newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
+                                            const NewtonOptions<Real>& options, const Team& team) {
+    if constexpr (Team::sequential) {
+        return local_newton_solve(problem, x, work, options);
+    } else {
+        return team_newton_solve(problem, x, work, options, team);
+    }
+}
+
+}  // namespace geomint::spin

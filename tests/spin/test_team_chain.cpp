@@ -1,0 +1,114 @@
+// Issue 10 item 5: a long chain run by all the CPU threads (the team-parallel Newton with the
+// partitioned solve) against the same chain run by one thread, for every scheme with a team step on
+// both chain systems; the team path gives the same bits for any team size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/registry.hpp"
+#include "save_recorder.hpp"
+#include "spin_batch.hpp"
+
+namespace {
+
+namespace gs = geomint::spin;
+
+constexpr int kSpins = 2048;  // long enough for spin_chains_share_threads
+constexpr int kSteps = 2;
+
+geomint::SpinBatch<double> long_chain(std::size_t chains) {
+    geomint::SpinBatch<double> batch;
+    batch.resize(kSpins, chains);
+    for (std::size_t t = 0; t < chains; ++t) {
+        std::vector<double> s(3 * kSpins);
+        gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, kSpins}, 2026, t);
+        for (int i = 0; i < kSpins; ++i)
+            for (int c = 0; c < 3; ++c) batch.component(t, i, c) = s[3 * i + c];
+    }
+    return batch;
+}
+
+// Schemes with a team step (collocation keeps one thread per chain).
+const std::vector<std::string> kTeamSchemes = {
+    "avf", "mp", "mmp", "ia", "sia", "comp2", "compsia", "comp4", "implicit_midpoint", "spherical_midpoint"};
+
+TEST(TeamChain, TheRuleSharesThreadsForFewLongChains) {
+    EXPECT_TRUE(geomint::spin_chains_share_threads(1, kSpins, 2));
+    EXPECT_FALSE(geomint::spin_chains_share_threads(1, kSpins, 1));
+    EXPECT_FALSE(geomint::spin_chains_share_threads(2, kSpins, 2));
+    EXPECT_FALSE(geomint::spin_chains_share_threads(1, 16, 2));
+    EXPECT_TRUE(geomint::spin_chains_share_threads(3, kSpins, 4));
+}
+
+// One chain of 2048 spins, a few steps of h = 0.05 from random spins: one thread (thread per
+// chain, the sequential solver) against 2 and 3 threads (one team). The two paths round the linear
+// solve differently; Newton converges to 8 ulps of 1 either way, so the states differ by a few
+// ulps per step: the issue's 1e-12 bounds that with a wide margin. The energy errors are
+// |H - H0| of the two states (H is a sum over 2048 spins of O(1) terms): their difference is
+// bounded by the same 1e-12 times the number of spins.
+TEST(TeamChain, EqualsThreadPerChainAndIsIndependentOfTheTeamSize) {
+    int pairs = 0;
+    for (const std::string system : {"chain", "anisotropic"})
+        for (const std::string& scheme : kTeamSchemes) {
+            SCOPED_TRACE(system + " " + scheme);
+            const geomint::SpinModel model = geomint::make_spin_model(system, scheme);
+            const geomint::SpinStepSettings<double> step{0.05, kSteps, {}};
+            geomint::SpinBatch<double> one = long_chain(1), two = long_chain(1), three = long_chain(1);
+            geomint::run_spin_batch_cpu(model, step, one, 1);
+            geomint::run_spin_batch_cpu(model, step, two, 2);
+            geomint::run_spin_batch_cpu(model, step, three, 3);
+            ASSERT_EQ(one.status[0], 0);
+            ASSERT_EQ(two.status[0], 0);
+            EXPECT_EQ(one.steps_completed[0], kSteps);
+            EXPECT_EQ(two.steps_completed[0], kSteps);
+            double worst = 0;
+            for (std::size_t k = 0; k < one.state.size(); ++k)
+                worst = std::fmax(worst, std::fabs(one.state[k] - two.state[k]));
+            EXPECT_LE(worst, 1e-12);
+            EXPECT_GT(worst, 0.0) << "the team path did not run (the same bits as one thread)";
+            EXPECT_LE(std::fabs(one.energy_error[0] - two.energy_error[0]), 1e-12 * kSpins);
+            EXPECT_LE(std::fabs(one.norm_error[0] - two.norm_error[0]), 1e-12);
+            EXPECT_EQ(std::memcmp(two.state.data(), three.state.data(), two.state.size() * sizeof(double)), 0);
+            EXPECT_EQ(two.energy_error, three.energy_error);
+            EXPECT_EQ(two.newton_iterations, three.newton_iterations);
+            ++pairs;
+        }
+    EXPECT_EQ(pairs, 20);
+}
+
+// Two chains on three threads: the team path takes them one after the other, and the saved states
+// (recorded by worker 0) equal those of one thread per chain to 1e-12 (the states' bound above).
+TEST(TeamChain, SeveralChainsAndSavedStates) {
+    ASSERT_TRUE(geomint::spin_chains_share_threads(2, kSpins, 3));
+    for (const std::string scheme : {"mp", "implicit_midpoint"}) {
+        SCOPED_TRACE(scheme);
+        const geomint::SpinModel model = geomint::make_spin_model("anisotropic", scheme);
+        const geomint::SpinStepSettings<double> step{0.05, kSteps, {}};
+        const int dim = 3 * kSpins;
+        const long long saves = geomint::save_count(kSteps, 1);
+        std::vector<double> saved_one(static_cast<std::size_t>(saves) * 2 * dim, -1.0), saved_team = saved_one;
+        geomint::SpinBatch<double> one = long_chain(2), team = long_chain(2);
+        const geomint::SaveRecorder<double> rec_one{saved_one.data(), 2, dim, 1, kSteps};
+        const geomint::SaveRecorder<double> rec_team{saved_team.data(), 2, dim, 1, kSteps};
+        geomint::run_spin_batch_cpu(model, step, one, 1, {}, &rec_one);
+        geomint::run_spin_batch_cpu(model, step, team, 3, {}, &rec_team);
+        double worst = 0;
+        for (std::size_t k = 0; k < saved_one.size(); ++k) {
+            ASSERT_NE(saved_team[k], -1.0) << "save not written at " << k;
+            worst = std::fmax(worst, std::fabs(saved_one[k] - saved_team[k]));
+        }
+        EXPECT_LE(worst, 1e-12);
+        EXPECT_GT(worst, 0.0) << "the team path did not run";
+        for (std::size_t t = 0; t < 2; ++t) {
+            EXPECT_EQ(team.status[t], 0);
+            EXPECT_EQ(team.steps_completed[t], kSteps);
+            EXPECT_LE(std::fabs(one.energy_error[t] - team.energy_error[t]), 1e-12 * kSpins);
+        }
+    }
+}
+
+}  // namespace
