@@ -1,6 +1,8 @@
 // Issue 10 item 5, the crossover of few long chains: one chain of d spins run by one thread (the
 // thread-per-chain path, sequential Newton) against the same chain run by a team of all the
-// OpenMP threads (team-parallel Newton, partitioned solve), in the same run. The rule in
+// OpenMP threads (team-parallel Newton, partitioned solve), in the same run; and, for the cost of
+// the partitioned solve itself, the same chain by it on one thread (a team of one: what a thread
+// does with a long chain beside other chains, spin_partitioned_newton). The rule in
 // src/spin_batch_cpu.cpp (spin_chains_share_threads) comes from these ratios; bench/RESULTS.md has
 // the figures and the command. Wall time: the point is using the idle cores.
 // BM_long_chain_cuda (block per chain against thread per chain) is for a machine with a device.
@@ -25,11 +27,12 @@ namespace gs = geomint::spin;
 
 const std::vector<std::string> kSchemes = {"avf", "mp", "sia", "comp4", "implicit_midpoint"};
 
-// Arguments: scheme index in kSchemes, spins, steps, path (0: one thread, 1: team of all threads).
+// Arguments: scheme index in kSchemes, spins, steps, path (0: one thread, sequential Newton; 1: team
+// of all threads; 2: one thread, partitioned Newton).
 void BM_long_chain_cpu(benchmark::State& state) {
     const int spins = static_cast<int>(state.range(1));
     const long long steps = state.range(2);
-    const bool team = state.range(3) != 0;
+    const int path = static_cast<int>(state.range(3));
     const geomint::SpinModel model =
         geomint::make_spin_model("chain", kSchemes[static_cast<std::size_t>(state.range(0))]);
     const int threads = omp_get_max_threads();
@@ -44,7 +47,7 @@ void BM_long_chain_cpu(benchmark::State& state) {
                 chain = start;
                 const gs::StridedSpins<double> s{chain.data(), 1, spins};
                 const gs::StridedReals<double> w{work.data(), 1};
-                if (team) {
+                if (path == 1) {
 #pragma omp parallel num_threads(threads)
                     {
                         const auto r =
@@ -54,6 +57,11 @@ void BM_long_chain_cpu(benchmark::State& state) {
                                                     omp_get_thread_num(), omp_get_num_threads(), {scratch.data(), 1}});
                         if (omp_get_thread_num() == 0) iterations = r.newton_iterations;
                     }
+                } else if (path == 2) {
+                    iterations =
+                        gs::integrate_chain(scheme, system, 0.05, steps, s, w, geomint::NewtonOptions<double>{},
+                                            geomint::NoStepObserver{}, geomint::SoloTeam<double>{{scratch.data(), 1}})
+                            .newton_iterations;
                 } else {
                     iterations =
                         gs::integrate_chain(scheme, system, 0.05, steps, s, w, geomint::NewtonOptions<double>{})
@@ -63,18 +71,19 @@ void BM_long_chain_cpu(benchmark::State& state) {
             }
         }
     });
-    state.SetLabel(kSchemes[static_cast<std::size_t>(state.range(0))] +
-                   (team ? " team of " + std::to_string(threads) : " one thread"));
+    state.SetLabel(
+        kSchemes[static_cast<std::size_t>(state.range(0))] +
+        (path == 1 ? " team of " + std::to_string(threads) : (path == 2 ? " one thread, partitioned" : " one thread")));
     state.counters["newton"] = double(iterations);
     state.counters["spin_steps_per_s"] =
         benchmark::Counter(double(steps) * double(spins), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// d from 16 to 4096, steps so that each case is about the same work; both paths one after the other.
+// d from 16 to 4096, steps so that each case is about the same work; the paths one after the other.
 void cpu_cases(benchmark::internal::Benchmark* b) {
     for (long scheme = 0; scheme < long(kSchemes.size()); ++scheme)
         for (long d : {16, 32, 64, 128, 256, 512, 1024, 4096})
-            for (long path = 0; path < 2; ++path) b->Args({scheme, d, std::max(2L, 8192 / d), path});
+            for (long path = 0; path < 3; ++path) b->Args({scheme, d, std::max(2L, 8192 / d), path});
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 

@@ -1,5 +1,7 @@
-// The threads of the enclosing OpenMP parallel region as a team (include/geomint/spin/team.hpp):
-// the CPU backend runs one long chain on all its threads with it.
+// CPU teams for the partitioned Newton (include/geomint/spin/team.hpp): the threads of the
+// enclosing OpenMP parallel region, with which the CPU backend runs one long chain on all its
+// threads, and a team of one thread, with which it runs a long chain on one thread by the same
+// algorithm (so that a chain's result does not depend on how many threads share it).
 #pragma once
 
 #include "geomint/spin/spin_view.hpp"
@@ -18,6 +20,18 @@ struct OpenMpTeam {
     } spin::StridedReals<Real> shared() const {
         return scratch;
     }
+};
+
+// One worker: the partitioned solve's steps in order, no barrier. Not spin::SequentialTeam, which
+// selects the sequential solver instead.
+template <class Real>
+struct SoloTeam {
+    static constexpr bool sequential = false;
+    spin::StridedReals<Real> scratch;  // spin::team_newton_scratch_reals(d, 1) reals
+    int rank() const { return 0; }
+    int size() const { return 1; }
+    void barrier() const {}
+    spin::StridedReals<Real> shared() const { return scratch; }
 };
 
 }  // namespace geomint

@@ -44,11 +44,16 @@ struct SpinBatch {
     SpinBatchView<Real> view() { return {state.data(), nullptr, chains, spins, norm_error.data(), outcome()}; }
 };
 
-// Whether the CPU backend runs each chain with all `threads` threads (the partitioned Newton of
-// include/geomint/spin/team_newton.hpp) instead of one thread per chain: when chains are fewer
-// than threads, so that some would idle, and long enough to gain (the crossover, measured in
-// bench/RESULTS.md, is in the definition). Only for the schemes with a team step (DRG schemes and
-// midpoint baselines; collocation stays one thread per chain).
+// Whether the CPU backend solves a chain of `spins` spins by the partitioned Newton
+// (include/geomint/spin/team_newton.hpp) rather than the sequential one, for the schemes with a
+// team step (DRG schemes and midpoint baselines; collocation is always sequential). It depends on
+// the chain's length alone: the partitioned solve rounds differently from the sequential one, and
+// gives the same bits for any number of threads, so a chain's result never depends on the thread
+// count, the chunk size or the number of chains beside it.
+bool spin_partitioned_newton(int spins);
+
+// Whether the CPU backend runs each chain with all `threads` threads instead of one thread per
+// chain: chains solved by the partitioned Newton, fewer than the threads (some would idle).
 bool spin_chains_share_threads(std::size_t chains, int spins, int threads);
 
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into
@@ -58,8 +63,7 @@ bool spin_chains_share_threads(std::size_t chains, int spins, int threads);
 // `saves`, the states it asks for (kernels/save_recorder.hpp); `portrait`, every state its
 // schedule picks, into the running thread's histogram (one for each of the `threads`). Every
 // ensemble run and every portrait runs through this one loop. When spin_chains_share_threads()
-// says so, each chain is run in turn by all the threads (results equal to one thread per chain to
-// round-off, not bit for bit, and the same whatever the thread count).
+// says so, each chain is run in turn by all the threads; the bits are the same either way.
 template <class Real>
 void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& step, SpinBatch<Real>& batch, int threads,
                         const ProgressCallback& progress = {}, const SaveRecorder<Real>* saves = nullptr,

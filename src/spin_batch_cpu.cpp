@@ -11,7 +11,7 @@
 
 namespace geomint {
 
-bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
+bool spin_partitioned_newton(int spins) {
     // Measured with bench/bench_long_chains (bench/RESULTS.md, 2026-12-03): one chain on a team of
     // 2 threads against one thread, on the 2-core development machine while other builds kept its
     // load near 6, i.e. with no idle core to gain. With OMP_WAIT_POLICY=passive the team's wall
@@ -20,7 +20,11 @@ bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
     // 3 to 220 times slower at every d, each barrier waiting for a descheduled thread. A crossover
     // on idle cores could not be measured here: d >= 2048 is a first guess, where the partition
     // has 128 parts and one Newton iteration (three barriers) is 0.4 to 3 ms of work on one core.
-    return threads > 1 && chains < static_cast<std::size_t>(threads) && spins >= 2048;
+    return spins >= 2048;
+}
+
+bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
+    return threads > 1 && chains < static_cast<std::size_t>(threads) && spin_partitioned_newton(spins);
 }
 
 template <class Real>
@@ -36,7 +40,11 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
     // Every thread's contiguous chain and workspace, allocated here, before the parallel region:
     // an allocation failure is then an ordinary std::bad_alloc for the caller, not a terminate()
     // inside OpenMP.
-    const std::size_t per_thread = state_reals + work_reals;
+    // A chain solved by the partitioned Newton (spin_partitioned_newton) also needs its team's
+    // scratch, here for a team of one thread.
+    const bool partitioned = spin_partitioned_newton(batch.spins);
+    const std::size_t solo_reals = partitioned ? spin::team_newton_scratch_reals<3, Real>(batch.spins, 1) : 0;
+    const std::size_t per_thread = state_reals + work_reals + solo_reals;
     std::vector<Real> buffers(per_thread * static_cast<std::size_t>(thread_count));
     // One loop for every recorder; the one without a recorder is compiled as before (NoRecorder).
     // The body runs chain t as chain 0 of its one-chain view: `recorder_of(thread, t)` gives the
@@ -60,7 +68,14 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
             for (long long t = 0; t < n; ++t) {
                 for (std::size_t k = 0; k < state_reals; ++k) state[k] = batch.state[k * batch.chains + t];
                 const Body body{scheme, system, local, step, recorder_of(thread, static_cast<std::size_t>(t))};
-                body(0);
+                if constexpr (spin::TeamStep<decltype(scheme), decltype(system), Real>) {
+                    if (partitioned)
+                        body.run(0, SoloTeam<Real>{{workspace + work_reals, 1}});
+                    else
+                        body(0);
+                } else {
+                    body(0);
+                }
                 for (std::size_t k = 0; k < state_reals; ++k) batch.state[k * batch.chains + t] = state[k];
                 batch.norm_error[t] = norm_error;
                 batch.outcome().set(t, energy_error, iterations, steps, static_cast<SolveStatus>(status));
