@@ -166,59 +166,6 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
     for (int r = 0; r < B; ++r) out[r] = res[r].v;
 }
 
-namespace detail {
-
-// Row i of the Newton system (A_i, D_i, C_i and the residual r_i) at the iterate x: the problem's
-// analytic Jacobian blocks when it has them (3 x 3, or B x B), dual numbers otherwise. False, with
-// the row partly written, when the residual is not finite. Shared by local_newton_solve and the
-// team-parallel Newton (team_newton.hpp), so both build the same rows.
-template <class Problem, class Real>
-GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
-                           const BlockCyclicTridiagonal<Problem::block_size, Real>& system, int i) {
-    constexpr int B = Problem::block_size;
-    const int d = system.d;
-    const int il = i == 0 ? d - 1 : i - 1;
-    const int ir = i == d - 1 ? 0 : i + 1;
-    Real xl[B], xs[B], xr[B], out[B];
-    for (int k = 0; k < B; ++k) {
-        xl[k] = x[B * il + k];
-        xs[k] = x[B * i + k];
-        xr[k] = x[B * ir + k];
-    }
-    if constexpr (B == 3 && HasLinearise<Problem, Real>) {
-        NeighbourJacobian<Real> jac;
-        const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
-        for (int a = 0; a < 3; ++a) {
-            out[a] = r[a];
-            for (int c = 0; c < 3; ++c) {
-                system.lower(i, a, c) = jac.left.m[a][c];
-                system.diag(i, a, c) = jac.self.m[a][c];
-                system.upper(i, a, c) = jac.right.m[a][c];
-            }
-        }
-    } else if constexpr (HasBlockLinearise<Problem, Real>) {
-        NeighbourBlocks<B, Real> jac;
-        problem.linearise(i, xl, xs, xr, out, jac);
-        for (int r = 0; r < B; ++r)
-            for (int c = 0; c < B; ++c) {
-                system.lower(i, r, c) = jac.m[0][r][c];
-                system.diag(i, r, c) = jac.m[1][r][c];
-                system.upper(i, r, c) = jac.m[2][r][c];
-            }
-    } else {
-        ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
-            (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
-        });
-    }
-    for (int r = 0; r < B; ++r) {
-        if (!std::isfinite(out[r])) return false;
-        system.rhs(i, r) = out[r];
-    }
-    return true;
-}
-
-}  // namespace detail
-
 // Runs Newton to convergence: max |dx| <= tolerance, or round-off stagnation (max |dx| within
 // 64 tolerances and no longer halving, which happens when the residual is at round-off level).
 // Fails with newton_max_iterations, non_finite or singular_jacobian; x then holds the last
@@ -234,8 +181,46 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
 
     for (int it = 1; it <= options.max_iterations; ++it) {
         if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
-        for (int i = 0; i < d; ++i)
-            if (!detail::newton_row(problem, x, system, i)) return {SolveStatus::non_finite, it};
+        for (int i = 0; i < d; ++i) {
+            const int il = i == 0 ? d - 1 : i - 1;
+            const int ir = i == d - 1 ? 0 : i + 1;
+            Real xl[B], xs[B], xr[B], out[B];
+            for (int k = 0; k < B; ++k) {
+                xl[k] = x[B * il + k];
+                xs[k] = x[B * i + k];
+                xr[k] = x[B * ir + k];
+            }
+            if constexpr (B == 3 && detail::HasLinearise<Problem, Real>) {
+                NeighbourJacobian<Real> jac;
+                const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
+                for (int a = 0; a < 3; ++a) {
+                    out[a] = r[a];
+                    for (int c = 0; c < 3; ++c) {
+                        system.lower(i, a, c) = jac.left.m[a][c];
+                        system.diag(i, a, c) = jac.self.m[a][c];
+                        system.upper(i, a, c) = jac.right.m[a][c];
+                    }
+                }
+            } else if constexpr (detail::HasBlockLinearise<Problem, Real>) {
+                NeighbourBlocks<B, Real> jac;
+                problem.linearise(i, xl, xs, xr, out, jac);
+                for (int r = 0; r < B; ++r)
+                    for (int c = 0; c < B; ++c) {
+                        system.lower(i, r, c) = jac.m[0][r][c];
+                        system.diag(i, r, c) = jac.m[1][r][c];
+                        system.upper(i, r, c) = jac.m[2][r][c];
+                    }
+            } else {
+                ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
+                    (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =
+                        value;
+                });
+            }
+            for (int r = 0; r < B; ++r) {
+                if (!std::isfinite(out[r])) return {SolveStatus::non_finite, it};
+                system.rhs(i, r) = out[r];
+            }
+        }
         const SolveStatus st = system.solve();
         if (st != SolveStatus::ok) return {st, it};
         Real step = Real(0);
