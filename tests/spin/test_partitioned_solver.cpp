@@ -1,6 +1,6 @@
 // The partitioned (team-parallel) block cyclic tridiagonal solve against the sequential solver, on
 // random well-conditioned systems, for teams of 1 to many OpenMP threads and every number of parts
-// up to d/2 (math §3.x); and its failure statuses.
+// up to d/2 (math §3.2); and its failure statuses.
 #include <gtest/gtest.h>
 #include <omp.h>
 

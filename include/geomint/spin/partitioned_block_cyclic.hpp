@@ -1,5 +1,5 @@
 // Team-parallel solve of the block cyclic tridiagonal system of block_cyclic_tridiagonal.hpp by
-// the partition method (math §3.x): contiguous parts are eliminated in parallel down to their two
+// the partition method (math §3.2): contiguous parts are eliminated in parallel down to their two
 // end rows, one worker solves the small cyclic system of the 2 P end rows, the parts' interiors
 // are then back-substituted in parallel. Host+device code over any team (team.hpp).
 #pragma once

@@ -1,7 +1,8 @@
 // The "team" that runs one chain's Newton solve: P workers with an index, a barrier and a shared
-// scratch array (math §3.x, the partitioned solve). SequentialTeam is the team of one that every
-// thread-per-chain caller uses; the CPU backend's OpenMP team (src/spin_batch_cpu.cpp) and a GPU
-// thread block are the parallel ones. Host+device code: only the barrier differs between them.
+// scratch array (math §3.2, the partitioned solve). SequentialTeam selects the sequential solver
+// (the GPU's thread-per-chain kernels, and the CPU's chains under 2048 spins); the CPU backend's
+// teams (src/openmp_team.hpp: the threads of an OpenMP region, or one thread) run the partitioned
+// one, as a GPU thread block would (not written yet). Host+device code: only the barrier differs.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +22,7 @@ namespace geomint::spin {
 // same branches: decisions (convergence, failure) are made from shared values read after a
 // barrier, never from a value only one worker has.
 
-// The thread-per-chain "team": one worker, no barrier, no scratch. Callers that get it run the
+// The sequential "team": one worker, no barrier, no scratch. Callers that get it run the
 // sequential code unchanged (bit-identical to before the team code existed).
 struct SequentialTeam {
     static constexpr bool sequential = true;
