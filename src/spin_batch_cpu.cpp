@@ -110,24 +110,23 @@ void run_spin_batch_cpu(const SpinModel& model, const SpinStepSettings<Real>& st
         }
     };
     const bool share = spin_chains_share_threads(batch.chains, batch.spins, thread_count);
+    // Calls runner (run or run_shared) with the recorder the caller asked for.
+    const auto with_recorder = [&](const auto& runner, auto scheme, auto system) {
+        if (portrait != nullptr)
+            runner(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
+        else if (saves != nullptr)
+            runner(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
+        else
+            runner(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
+    };
     with_spin_types<Real>(model, [&](auto scheme, auto system) {
         if constexpr (spin::TeamStep<decltype(scheme), decltype(system), Real>) {
             if (share) {
-                if (portrait != nullptr)
-                    run_shared(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
-                else if (saves != nullptr)
-                    run_shared(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
-                else
-                    run_shared(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
+                with_recorder(run_shared, scheme, system);
                 return;
             }
         }
-        if (portrait != nullptr)
-            run(scheme, system, [&](int thread, std::size_t t) { return portrait->spin(thread, t); });
-        else if (saves != nullptr)
-            run(scheme, system, [&](int, std::size_t t) { return saves->starting_at(t); });
-        else
-            run(scheme, system, [](int, std::size_t) { return NoRecorder{}; });
+        with_recorder(run, scheme, system);
     });
 }
 
