@@ -5,7 +5,8 @@
 // does with a long chain beside other chains, spin_partitioned_newton). The rule in
 // src/spin_batch_cpu.cpp (spin_chains_share_threads) comes from these ratios; bench/RESULTS.md has
 // the figures and the command. Wall time: the point is using the idle cores.
-// BM_long_chain_cuda (block per chain against thread per chain) is for a machine with a device.
+// BM_long_chain_cuda, for a machine with a device, does the same on the GPU: one thread per chain
+// against one thread block per chain (kernels/spin_chain_layout.hpp), kernel time by CUDA events.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -87,6 +88,64 @@ void cpu_cases(benchmark::internal::Benchmark* b) {
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
+// Arguments: scheme index in kSchemes, spins, chains, steps, layout (0: one thread per chain, 1: one
+// block per chain). The crossover is where layout 1 becomes faster at a given d and chain count.
+void BM_long_chain_cuda(benchmark::State& state) {
+    const auto device = geomint::cuda_device_info();
+    if (!device.usable) {
+        state.SkipWithError(("no CUDA device: " + device.description).c_str());
+        for (auto _ : state) {
+        }
+        return;
+    }
+    const int spins = static_cast<int>(state.range(1));
+    const auto chains = static_cast<std::size_t>(state.range(2));
+    const geomint::SpinStepSettings<double> step{0.05, state.range(3), {}};
+    const auto layout =
+        state.range(4) == 1 ? geomint::SpinChainLayout::block_per_chain : geomint::SpinChainLayout::thread_per_chain;
+    const geomint::SpinModel model =
+        geomint::make_spin_model("chain", kSchemes[static_cast<std::size_t>(state.range(0))]);
+    geomint::SpinBatch<double> start, batch;
+    start.resize(spins, chains);
+    for (std::size_t t = 0; t < chains; ++t) {
+        std::vector<double> s(3 * static_cast<std::size_t>(spins));
+        gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 2026, t);
+        for (int i = 0; i < spins; ++i)
+            for (int c = 0; c < 3; ++c) start.component(t, i, c) = s[3 * static_cast<std::size_t>(i) + c];
+    }
+    geomint::SpinCudaRunner<double> runner(model, step, spins, chains, 0, layout);
+    batch = start;
+    runner.run(batch.view(), chains);  // warm-up: context, module
+    for (auto _ : state) {
+        batch = start;
+        state.SetIterationTime(runner.run(batch.view(), chains) / 1000.0);
+    }
+    long long iterations = 0, failed = 0;
+    for (std::size_t t = 0; t < chains; ++t) {
+        iterations += batch.newton_iterations[t];
+        failed += batch.status[t] != 0;
+    }
+    state.SetLabel(kSchemes[static_cast<std::size_t>(state.range(0))] +
+                   (state.range(4) == 1 ? " block per chain" : " thread per chain"));
+    state.counters["newton_per_chain"] = double(iterations) / double(chains);
+    state.counters["failed_chains"] = double(failed);
+    state.counters["spin_steps_per_s"] = benchmark::Counter(double(step.steps) * double(spins) * double(chains),
+                                                            benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Few chains (10, the case) and enough to give each of an H200's 132 SMs ten (1320), d
+// from 64 to 4096 (one GPU thread needs seconds for a longer chain, and tools/gpu-check.sh has
+// minutes); the same work per case at each d; both layouts one after the other.
+void gpu_cases(benchmark::internal::Benchmark* b) {
+    for (long scheme : {0L, 1L, 4L})  // avf, mp, implicit_midpoint
+        for (long chains : {10L, 1320L})
+            for (long d : {64L, 256L, 1024L, 4096L})
+                for (long layout = 0; layout < 2; ++layout)
+                    b->Args({scheme, d, chains, std::max(2L, 1024 / d), layout});
+    b->UseManualTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_long_chain_cpu)->Apply(cpu_cases);
+BENCHMARK(BM_long_chain_cuda)->Apply(gpu_cases);

@@ -11,6 +11,7 @@
 #include "pendulum_dispatch.hpp"
 #include "save_recorder.hpp"
 #include "spin_body.hpp"
+#include "spin_chain_layout.hpp"
 #include "spin_dispatch.hpp"
 
 namespace geomint {
@@ -72,15 +73,17 @@ private:
     std::unique_ptr<Device> device_;
 };
 
-// The same for spin ensembles: one thread per chain, state and Newton workspace in device memory
-// in the structure-of-arrays layout of SpinBatchView (stride n for a chunk of n chains), two slots.
+// The same for spin ensembles: one thread per chain, or one thread block per chain where
+// `layout` asks for it (kernels/spin_chain_layout.hpp: automatically for long chains), state and
+// Newton workspace in device memory in the structure-of-arrays layout of SpinBatchView (stride n
+// for a chunk of n chains), two slots.
 template <class Real>
 class SpinCudaRunner {
 public:
     static constexpr int kSlots = 2;
 
     SpinCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step, int spins, std::size_t capacity,
-                   long long save_every = 0);
+                   long long save_every = 0, SpinChainLayout layout = SpinChainLayout::automatic);
     ~SpinCudaRunner();
     SpinCudaRunner(const SpinCudaRunner&) = delete;
     SpinCudaRunner& operator=(const SpinCudaRunner&) = delete;

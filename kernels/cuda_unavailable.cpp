@@ -50,7 +50,8 @@ template class PendulumCudaRunner<float>;
 template <class Real>
 struct SpinCudaRunner<Real>::Device {};
 template <class Real>
-SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel&, const SpinStepSettings<Real>&, int, std::size_t, long long) {
+SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel&, const SpinStepSettings<Real>&, int, std::size_t, long long,
+                                     SpinChainLayout) {
     throw std::runtime_error(kNoCuda);
 }
 template <class Real>

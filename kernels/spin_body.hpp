@@ -35,6 +35,7 @@ struct SpinStepSettings {
 // nothing.
 template <class Scheme, class System, class Real, class Recorder = NoRecorder>
 struct SpinChainBody {
+    using real_type = Real;
     Scheme scheme;
     System system;
     SpinBatchView<Real> view;

@@ -1,7 +1,7 @@
 // CUDA backend for spin ensembles: two slots of device and pinned host arrays (kept for the run),
 // each with its own Newton workspace and stream, structure of arrays (neighbouring threads read
 // neighbouring addresses), one thread per chain running the same body as the CPU backend
-// (kernels/spin_body.hpp).
+// (kernels/spin_body.hpp), or one thread block per chain for long chains (spin_chain_layout.hpp).
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -28,9 +28,11 @@ namespace {
 
 template <class Real, int... Index>
 void enqueue_for_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                        const SaveRecorder<Real>* saves, cudaStream_t stream, std::integer_sequence<int, Index...>) {
+                        const SaveRecorder<Real>* saves, const SpinBlockLaunch<Real>* block, cudaStream_t stream,
+                        std::integer_sequence<int, Index...>) {
     const bool found =
-        ((model.system == Index ? (enqueue_spin_system<Index, Real>(model, step, view, saves, stream), true) : false) ||
+        ((model.system == Index ? (enqueue_spin_system<Index, Real>(model, step, view, saves, block, stream), true)
+                                : false) ||
          ...);
     if (!found) throw std::invalid_argument("spin system not registered");
 }
@@ -42,11 +44,18 @@ struct SpinSlot {
     Mirrored<Real> state, norm_error;
     MirroredOutcome<Real> outcome;
     DeviceArray<Real> workspace;
-    Mirrored<Real> saves;  // with --save-every: [save][chain][3 d]
-    StreamSlot lane;       // declared last, destroyed first: waits before the arrays are freed
+    DeviceArray<Real> team_scratch;  // one block per chain: each chain's team scratch
+    Mirrored<Real> saves;            // with --save-every: [save][chain][3 d]
+    StreamSlot lane;                 // declared last, destroyed first: waits before the arrays are freed
 
-    SpinSlot(std::size_t state_reals, std::size_t capacity, std::size_t workspace_reals, std::size_t save_reals)
-        : state(state_reals), norm_error(capacity), outcome(capacity), workspace(workspace_reals), saves(save_reals) {}
+    SpinSlot(std::size_t state_reals, std::size_t capacity, std::size_t workspace_reals, std::size_t scratch_reals,
+             std::size_t save_reals)
+        : state(state_reals),
+          norm_error(capacity),
+          outcome(capacity),
+          workspace(workspace_reals),
+          team_scratch(scratch_reals),
+          saves(save_reals) {}
 };
 
 }  // namespace
@@ -58,15 +67,24 @@ struct SpinCudaRunner<Real>::Device {
     int spins;
     std::size_t capacity;
     long long save_every;
+    bool block_per_chain;  // spin_block_per_chain: asked of the launcher, which applies it where it can
     std::array<std::unique_ptr<SpinSlot<Real>>, kSlots> slots;
 
-    Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n, long long every)
-        : model(m), step(s), spins(d), capacity(n), save_every(every) {
+    Device(const SpinModel& m, const SpinStepSettings<Real>& s, int d, std::size_t n, long long every,
+           SpinChainLayout layout)
+        : model(m),
+          step(s),
+          spins(d),
+          capacity(n),
+          save_every(every),
+          block_per_chain(spin_block_per_chain(layout, d)) {
         const std::size_t dim = 3 * static_cast<std::size_t>(d);
         const std::size_t save_reals =
             every > 0 ? static_cast<std::size_t>(save_count(s.steps, every)) * n * dim : std::size_t{0};
+        const std::size_t scratch_reals = block_per_chain ? spin_block_scratch_reals<Real>(d) * n : std::size_t{0};
         for (auto& slot : slots)
-            slot = std::make_unique<SpinSlot<Real>>(dim * n, n, spin_workspace_reals(m, d) * n, save_reals);
+            slot =
+                std::make_unique<SpinSlot<Real>>(dim * n, n, spin_workspace_reals(m, d) * n, scratch_reals, save_reals);
     }
     ~Device() {
         for (auto& slot : slots)
@@ -80,8 +98,8 @@ struct SpinCudaRunner<Real>::Device {
 
 template <class Real>
 SpinCudaRunner<Real>::SpinCudaRunner(const SpinModel& model, const SpinStepSettings<Real>& step, int spins,
-                                     std::size_t capacity, long long save_every)
-    : device_(std::make_unique<Device>(model, step, spins, capacity, save_every)) {}
+                                     std::size_t capacity, long long save_every, SpinChainLayout layout)
+    : device_(std::make_unique<Device>(model, step, spins, capacity, save_every, layout)) {}
 
 template <class Real>
 SpinCudaRunner<Real>::~SpinCudaRunner() = default;
@@ -114,8 +132,11 @@ void SpinCudaRunner<Real>::enqueue(int slot, std::size_t n) {
     // NaN until written: a chain that fails before a save leaves NaN there, as on the CPU.
     if (saves > 0) enqueue_fill(s.saves.device.data(), save_reals, std::numeric_limits<Real>::quiet_NaN(), stream);
     const SaveRecorder<Real> recorder{s.saves.device.data(), n, static_cast<int>(dim), d.save_every, d.step.steps};
+    const SpinBlockLaunch<Real> block{s.team_scratch.data(), spin_block_scratch_reals<Real>(d.spins),
+                                      spin_block_threads(d.spins)};
     s.lane.record_kernel_start();
-    enqueue_for_system<Real>(d.model, d.step, view, saves > 0 ? &recorder : nullptr, stream,
+    enqueue_for_system<Real>(d.model, d.step, view, saves > 0 ? &recorder : nullptr,
+                             d.block_per_chain ? &block : nullptr, stream,
                              std::make_integer_sequence<int, spin::SpinSystems::size>{});
     s.lane.record_kernel_stop();
     s.saves.download_async(save_reals, stream);

@@ -6,6 +6,7 @@
 
 #include "save_recorder.hpp"
 #include "spin_body.hpp"
+#include "spin_chain_layout.hpp"
 #include "spin_dispatch.hpp"
 
 struct CUstream_st;  // what cudaStream_t points to: this header stays free of CUDA headers
@@ -13,9 +14,11 @@ struct CUstream_st;  // what cudaStream_t points to: this header stays free of C
 namespace geomint {
 
 // Queues the kernel over view.chains chains on `stream` and returns at once (a bad launch throws).
-// `saves` (device memory), when given, records the states --save-every asks for.
+// `saves` (device memory), when given, records the states --save-every asks for. `block`, when
+// given, runs each chain of a chain system by a thread block (kernels/cuda_block_team.cuh) if the
+// scheme has a team step; otherwise, and for a single spin, one thread runs each chain.
 template <int SystemIndex, class Real>
 void enqueue_spin_system(const SpinModel& model, const SpinStepSettings<Real>& step, const SpinBatchView<Real>& view,
-                         const SaveRecorder<Real>* saves, CUstream_st* stream);
+                         const SaveRecorder<Real>* saves, const SpinBlockLaunch<Real>* block, CUstream_st* stream);
 
 }  // namespace geomint

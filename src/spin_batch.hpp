@@ -10,6 +10,7 @@
 #include "run_reporting.hpp"
 #include "save_recorder.hpp"
 #include "spin_body.hpp"
+#include "spin_chain_layout.hpp"
 #include "spin_dispatch.hpp"
 
 namespace geomint {
@@ -44,16 +45,9 @@ struct SpinBatch {
     SpinBatchView<Real> view() { return {state.data(), nullptr, chains, spins, norm_error.data(), outcome()}; }
 };
 
-// Whether the CPU backend solves a chain of `spins` spins by the partitioned Newton
-// (include/geomint/spin/team_newton.hpp) rather than the sequential one, for the schemes with a
-// team step (DRG schemes and midpoint baselines; collocation is always sequential). It depends on
-// the chain's length alone: the partitioned solve rounds differently from the sequential one, and
-// gives the same bits for any number of threads, so a chain's result never depends on the thread
-// count, the chunk size or the number of chains beside it.
-bool spin_partitioned_newton(int spins);
-
 // Whether the CPU backend runs each chain with all `threads` threads instead of one thread per
-// chain: chains solved by the partitioned Newton, fewer than the threads (some would idle).
+// chain: chains solved by the partitioned Newton (spin_partitioned_newton,
+// kernels/spin_chain_layout.hpp), fewer than the threads (some would idle).
 bool spin_chains_share_threads(std::size_t chains, int spins, int threads);
 
 // Runs every chain on `threads` CPU threads (0: OpenMP's default). Each chain is gathered into

@@ -11,18 +11,6 @@
 
 namespace geomint {
 
-bool spin_partitioned_newton(int spins) {
-    // Measured with bench/bench_long_chains (bench/RESULTS.md, 2026-12-03): one chain on a team of
-    // 2 threads against one thread, on the 2-core development machine while other builds kept its
-    // load near 6, i.e. with no idle core to gain. With OMP_WAIT_POLICY=passive the team's wall
-    // time was 1.9 to 6.8 times one thread's at d = 16, 1.1 to 1.8 at d = 128, and 0.88 to 1.24 from
-    // d = 512 to 4096 (avf, mp, comp4, implicit_midpoint); with the default (spinning) waits it was
-    // 3 to 220 times slower at every d, each barrier waiting for a descheduled thread. A crossover
-    // on idle cores could not be measured here: d >= 2048 is a first guess, where the partition
-    // has 128 parts and one Newton iteration (three barriers) is 0.4 to 3 ms of work on one core.
-    return spins >= 2048;
-}
-
 bool spin_chains_share_threads(std::size_t chains, int spins, int threads) {
     return threads > 1 && chains < static_cast<std::size_t>(threads) && spin_partitioned_newton(spins);
 }

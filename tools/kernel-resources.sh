@@ -7,21 +7,23 @@
 #   tools/kernel-resources.sh --build DIR      no compilation: the reports a CUDA build in DIR kept
 #                                              (tools/ptxas-report-launcher.sh), as built
 #   tools/kernel-resources.sh --system I       only the spin units of registry system I
-#   tools/kernel-resources.sh --system I --scheme J
+#   tools/kernel-resources.sh --system I --scheme J [--block]
 #                                              only the plain double kernel of scheme J (registry
 #                                              order, from 0) on system I (tools/spin_kernel_probe.cu),
-#                                              10-30 s: for iterating on one kernel
+#                                              10-30 s: for iterating on one kernel; --block: its
+#                                              block-per-chain kernel (chain systems)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 units="${GEOMINT_SPIN_CUDA_UNITS:-4}"
-build="" system="" scheme=""
+build="" system="" scheme="" probe_flags=()
 while (($#)); do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --system) system="$2"; shift 2 ;;
     --scheme) scheme="$2"; shift 2 ;;
-    *) echo "usage: $0 [--build DIR | --system I [--scheme J]]" >&2; exit 2 ;;
+    --block) probe_flags=(-DGEOMINT_PROBE_BLOCK); shift ;;
+    *) echo "usage: $0 [--build DIR | --system I [--scheme J [--block]]]" >&2; exit 2 ;;
   esac
 done
 flags=(-std=c++20 -O3 -DNDEBUG -arch=sm_90 --ftz=false --prec-div=true --prec-sqrt=true --expt-relaxed-constexpr
@@ -32,7 +34,8 @@ if [[ -n "$build" ]]; then
   exit 0
 fi
 if [[ -n "$scheme" ]]; then
-  nvcc "${flags[@]}" -DGEOMINT_PROBE_SYSTEM="$system" -DGEOMINT_PROBE_SCHEME="$scheme" tools/spin_kernel_probe.cu 2>&1 | table
+  nvcc "${flags[@]}" -DGEOMINT_PROBE_SYSTEM="$system" -DGEOMINT_PROBE_SCHEME="$scheme" "${probe_flags[@]}" \
+    tools/spin_kernel_probe.cu 2>&1 | table
   exit 0
 fi
 {

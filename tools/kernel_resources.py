@@ -87,6 +87,8 @@ def describe(rows):
         if body:
             parts = split_args(body.group(2))
             recorder = parts[3].split("<")[0].rstrip("> ").replace("portrait::", "") if len(parts) > 3 else "-"
+            if "spin_chain_per_block_kernel" in text:  # the block-per-chain kernel of the same body
+                recorder += "/block"
             key = (body.group(1), parts[0], parts[1], parts[2], recorder)
         described.append((key, text) + row[1:])
     return described

@@ -1,6 +1,8 @@
 // One plain double spin kernel, for reading its resources quickly while working on it
-// (tools/kernel-resources.sh --system I --scheme J): scheme J of the registry on system I.
-// Not part of the build.
+// (tools/kernel-resources.sh --system I --scheme J [--block]): scheme J of the registry on system
+// I, one thread per chain, or with GEOMINT_PROBE_BLOCK one thread block per chain. Not part of
+// the build.
+#include "cuda_block_team.cuh"
 #include "for_each_index.cuh"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
@@ -11,6 +13,10 @@ using ProbeSystem = typename TypeAt<GEOMINT_PROBE_SYSTEM, spin::SpinSystems>::ty
 using ProbeScheme = typename TypeAt<GEOMINT_PROBE_SCHEME, spin::SpinSchemes>::type;
 static_assert(spin::scheme_applies<ProbeScheme, ProbeSystem>(), "this scheme does not apply to this system");
 using ProbeBody = SpinChainBody<ProbeScheme, ProbeSystem, double>;
+#if defined(GEOMINT_PROBE_BLOCK)
+template __global__ void spin_chain_per_block_kernel<ProbeBody>(ProbeBody, double*, std::size_t);
+#else
 template __global__ void for_each_index_kernel<ProbeBody>(ProbeBody, std::size_t);
+#endif
 
 }  // namespace geomint

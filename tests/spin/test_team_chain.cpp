@@ -49,6 +49,22 @@ TEST(TeamChain, TheRuleSharesThreadsForFewLongChains) {
     EXPECT_TRUE(geomint::spin_chains_share_threads(3, kSpins, 4));
 }
 
+// The CUDA backend's layout follows the same length rule (kernels/spin_chain_layout.hpp), so a
+// chain is solved by the same algorithm on either backend; a block has one thread per part of the
+// partition, in whole warps, never more than partition_max_parts.
+TEST(TeamChain, TheGpuRuleRunsLongChainsByBlocks) {
+    using geomint::SpinChainLayout;
+    EXPECT_TRUE(geomint::spin_block_per_chain(SpinChainLayout::automatic, kSpins));
+    EXPECT_FALSE(geomint::spin_block_per_chain(SpinChainLayout::automatic, kSpins - 1));
+    EXPECT_TRUE(geomint::spin_block_per_chain(SpinChainLayout::block_per_chain, 16));
+    EXPECT_FALSE(geomint::spin_block_per_chain(SpinChainLayout::thread_per_chain, kSpins));
+    EXPECT_EQ(geomint::spin_block_threads(16), 32);       // one part
+    EXPECT_EQ(geomint::spin_block_threads(33 * 16), 64);  // 33 parts
+    EXPECT_EQ(geomint::spin_block_threads(kSpins), 128);  // 128 parts
+    EXPECT_EQ(geomint::spin_block_threads(1 << 20), gs::partition_max_parts);
+    EXPECT_EQ(gs::partition_max_parts % 32, 0);
+}
+
 // Chain 0 of `batch` run by the sequential Newton (spin::SequentialTeam, the solver of the
 // thread-per-chain kernels), as integrate_chain runs it without a team.
 std::vector<double> sequential_run(const geomint::SpinModel& model, geomint::SpinBatch<double>& batch) {

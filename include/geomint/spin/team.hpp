@@ -2,7 +2,8 @@
 // scratch array (math §3.2, the partitioned solve). SequentialTeam selects the sequential solver
 // (the GPU's thread-per-chain kernels, and the CPU's chains under 2048 spins); the CPU backend's
 // teams (src/openmp_team.hpp: the threads of an OpenMP region, or one thread) run the partitioned
-// one, as a GPU thread block would (not written yet). Host+device code: only the barrier differs.
+// one, as the CUDA backend's thread blocks do (kernels/cuda_block_team.cuh). Host+device code:
+// only the barrier differs.
 #pragma once
 
 #include <cstddef>
