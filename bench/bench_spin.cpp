@@ -191,8 +191,93 @@ void jacobian_cases(benchmark::internal::Benchmark* b) {
     b->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 }
 
+// Issue 10 item 2: the collocation steps with Newton (variant 0, local_newton_solve), with the
+// Jacobian of the first iterate kept for the whole step (1), and with it rebuilt when a step with
+// kept factors contracts by less than one half (2, the host's choice; local_newton.hpp), and with
+// Newton on dual-number Jacobians (3: the state before issue 10's items 1 and 2, its baseline).
+// Arguments: stages s, spins (1 = top, else a Heisenberg chain), chains, steps, 100 h, variant.
+// One thread, no OpenMP (run with OMP_NUM_THREADS=1 all the same): time is CPU time, counters are
+// linear solves and Jacobians (built and factorised) per step, and CPU seconds per step.
+template <int S, class System>
+void run_coll_newton(benchmark::State& state, const System& system) {
+    namespace gs = geomint::spin;
+    const int spins = static_cast<int>(state.range(1));
+    const auto chains = static_cast<std::size_t>(state.range(2));
+    const long long steps = state.range(3);
+    const double h = 0.01 * double(state.range(4));
+    const long variant = state.range(5);
+    const double refresh = variant == 1 ? std::numeric_limits<double>::infinity() : (variant == 2 ? 0.5 : -1.0);
+    const gs::Collocation<S> scheme;
+    std::vector<double> chain(3 * static_cast<std::size_t>(spins) * chains), work(scheme.workspace_reals(spins));
+    long long solves = 0, jacobians = 0;
+    for (auto _ : state) {
+        solves = jacobians = 0;
+        for (std::size_t t = 0; t < chains; ++t) {
+            const gs::StridedSpins<double> u{chain.data() + 3 * static_cast<std::size_t>(spins) * t, 1, spins};
+            gs::fill_random_spins(u, 2026, t);
+            for (long long n = 0; n < steps; ++n) {
+                int built = 0;
+                const auto r = scheme.step(system, h, u, gs::StridedReals<double>{work.data(), 1},
+                                           geomint::NewtonOptions<double>{}, refresh, &built);
+                if (r.status != geomint::SolveStatus::ok) state.SkipWithError("Newton failed");
+                solves += r.iterations;
+                jacobians += refresh < 0 ? r.iterations : built;
+            }
+        }
+        benchmark::DoNotOptimize(chain.data());
+    }
+    double checksum = 0;
+    for (double v : chain) checksum += v;
+    const double chain_steps = double(chains) * double(steps);
+    state.SetLabel(
+        std::string(gs::Collocation<S>::name) +
+        (variant == 0 ? " newton" : (variant == 1 ? " frozen" : (variant == 2 ? " refresh_half" : " newton_dual"))));
+    state.counters["checksum"] = checksum;
+    state.counters["solves_per_step"] = double(solves) / chain_steps;
+    state.counters["jacobians_per_step"] = double(jacobians) / chain_steps;
+    state.counters["s_per_step"] =
+        benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_coll_newton(benchmark::State& state) {
+    const auto run = [&](const auto& system) {
+        switch (state.range(0)) {
+            case 2:
+                run_coll_newton<2>(state, system);
+                break;
+            case 3:
+                run_coll_newton<3>(state, system);
+                break;
+            default:
+                run_coll_newton<4>(state, system);
+                break;
+        }
+    };
+    const auto with_jacobians = [&](const auto& system) {
+        if (state.range(5) == 3)
+            run(geomint::spin::AutomaticJacobians<std::decay_t<decltype(system)>>{system});
+        else
+            run(system);
+    };
+    if (state.range(1) == 1)
+        with_jacobians(geomint::spin::SpinningTop<double>{});
+    else
+        with_jacobians(geomint::spin::HeisenbergChain<double>{});
+}
+
+// s = 2, 3, 4 x {top: 16 tops x 50 steps; d = 16: 2 chains x 10 steps; d = 128: 1 chain x 4
+// steps} x h = 0.05, 0.2, 0.5 x the four variants, each case's variants next to each other.
+void coll_newton_cases(benchmark::internal::Benchmark* b) {
+    for (long s = 2; s <= 4; ++s)
+        for (long h : {5L, 20L, 50L})
+            for (const auto& shape : {std::vector<long>{1, 16, 50}, {16, 2, 10}, {128, 1, 4}})
+                for (long variant = 0; variant < 4; ++variant) b->Args({s, shape[0], shape[1], shape[2], h, variant});
+    b->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_spin_cpu)->Apply(cpu_cases);
 BENCHMARK(BM_spin_jacobians)->Apply(jacobian_cases);
 BENCHMARK(BM_spin_cuda)->Apply(gpu_cases);
+BENCHMARK(BM_coll_newton)->Apply(coll_newton_cases);

@@ -139,6 +139,123 @@ struct BlockCyclicTridiagonal {
         return SolveStatus::ok;
     }
 
+    // Factorise once, solve for many right-hand sides (the simplified Newton of local_newton.hpp,
+    // math §3.1). factorise() performs solve()'s elimination on the blocks alone and leaves in the
+    // workspace what a later right-hand side needs: A_i and the normalised C'_i, F'_i as solve()
+    // leaves them, D_i^{-1} explicitly in place of D_i (its pivots need no storage then; applying
+    // it costs the same B^2 products as the two triangular solves), and the corners A_{d-1},
+    // C_{d-1} untouched. The last row's multipliers G_i are not kept: they obey
+    // G_0 = C_{d-1}, G_{i+1} = [i+1 == d-2] A_{d-1} - G_i C'_i, so their sum against the
+    // normalised right-hand sides, sum_i G_i r'_i = A_{d-1} r'_{d-2} + C_{d-1} w_0 with
+    // w_{d-2} = r'_{d-2}, w_i = r'_i - C'_i w_{i+1}, is taken backwards by substitute() in the same
+    // B^2 products per row. The workspace is the same as solve()'s; solve() itself is unchanged.
+    // Same statuses as solve().
+    GEOMINT_HD SolveStatus factorise() const {
+        if (d == 1) {
+            for (int r = 0; r < B; ++r)
+                for (int c = 0; c < B; ++c) diag(0, r, c) += lower(0, r, c) + upper(0, r, c);
+            return invert_pivot(0, false, false);
+        }
+        const int last = d - 1;
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) fill(0, r, c) = lower(0, r, c);
+        // G starts in F_{last} (solve() uses it the same way); C_{last} and A_{last} stay in place.
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) fill(last, r, c) = upper(last, r, c) + (d == 2 ? lower(last, r, c) : Real(0));
+        for (int i = 0; i < last; ++i) {
+            if (i > 0) {
+                for (int r = 0; r < B; ++r)
+                    for (int c = 0; c < B; ++c) {
+                        Real sd = Real(0), sf = Real(0);
+                        for (int k = 0; k < B; ++k) {
+                            sd += lower(i, r, k) * upper(i - 1, k, c);
+                            sf += lower(i, r, k) * fill(i - 1, k, c);
+                        }
+                        diag(i, r, c) -= sd;
+                        fill(i, r, c) = -sf;
+                    }
+            }
+            const bool fold = (i == last - 1);
+            if (fold) {
+                for (int r = 0; r < B; ++r)
+                    for (int c = 0; c < B; ++c) {
+                        fill(i, r, c) += upper(i, r, c);
+                        upper(i, r, c) = Real(0);
+                    }
+            }
+            const SolveStatus st = invert_pivot(i, !fold, true);
+            if (st != SolveStatus::ok) return st;
+            const bool next_is_left = (i + 1 == last - 1);
+            for (int r = 0; r < B; ++r) {
+                Real g[B];
+                for (int k = 0; k < B; ++k) g[k] = fill(last, r, k);
+                for (int c = 0; c < B; ++c) {
+                    Real sd = Real(0), sc = Real(0);
+                    for (int k = 0; k < B; ++k) {
+                        sd += g[k] * fill(i, k, c);
+                        sc += g[k] * upper(i, k, c);
+                    }
+                    diag(last, r, c) -= sd;
+                    fill(last, r, c) = (next_is_left ? lower(last, r, c) : Real(0)) - sc;
+                }
+            }
+        }
+        return invert_pivot(last, false, false);
+    }
+
+    // Solves in place with the factors of factorise(), for the right-hand side written into rhs();
+    // the workspace's factors are kept. ok or non_finite (a non-finite solution).
+    GEOMINT_HD SolveStatus substitute() const {
+        const int last = d - 1;
+        for (int i = 0; i <= last; ++i) {
+            if (i == last && d > 1) {
+                // r_last -= sum_i G_i r'_i, backwards as above (for d = 2 it is (A + C) r'_0).
+                Real w[B], t[B];
+                for (int k = 0; k < B; ++k) w[k] = rhs(last - 1, k);
+                for (int j = last - 2; j >= 0; --j) {
+                    for (int r = 0; r < B; ++r) {
+                        Real s = rhs(j, r);
+                        for (int k = 0; k < B; ++k) s -= upper(j, r, k) * w[k];
+                        t[r] = s;
+                    }
+                    for (int k = 0; k < B; ++k) w[k] = t[k];
+                }
+                for (int r = 0; r < B; ++r) {
+                    Real s = Real(0);
+                    for (int k = 0; k < B; ++k) s += lower(last, r, k) * rhs(last - 1, k) + upper(last, r, k) * w[k];
+                    rhs(last, r) -= s;
+                }
+            } else if (i > 0) {
+                for (int r = 0; r < B; ++r) {
+                    Real sr = Real(0);
+                    for (int k = 0; k < B; ++k) sr += lower(i, r, k) * rhs(i - 1, k);
+                    rhs(i, r) -= sr;
+                }
+            }
+            Real v[B];
+            for (int k = 0; k < B; ++k) v[k] = rhs(i, k);
+            for (int r = 0; r < B; ++r) {
+                Real s = Real(0);
+                for (int k = 0; k < B; ++k) s += diag(i, r, k) * v[k];
+                rhs(i, r) = s;
+            }
+        }
+        for (int i = last - 1; i >= 0; --i) {
+            for (int r = 0; r < B; ++r) {
+                Real s = rhs(i, r);
+                for (int k = 0; k < B; ++k) {
+                    s -= fill(i, r, k) * rhs(last, k);
+                    if (i + 1 < last) s -= upper(i, r, k) * rhs(i + 1, k);
+                }
+                rhs(i, r) = s;
+            }
+        }
+        for (int i = 0; i < d; ++i)
+            for (int r = 0; r < B; ++r)
+                if (!std::isfinite(rhs(i, r))) return SolveStatus::non_finite;
+        return SolveStatus::ok;
+    }
+
     // The fill column F_i, and normalise_row below, are also used by the partitioned solver
     // (partitioned_block_cyclic.hpp), which eliminates each part's rows the same way.
     GEOMINT_HD Real& fill(int i, int r, int c) const { return work[row_reals * i + 3 * matrix_reals + r * B + c]; }
@@ -147,6 +264,20 @@ struct BlockCyclicTridiagonal {
     // D_i^{-1} times themselves.
     GEOMINT_HD SolveStatus normalise_row(int i, bool with_upper, bool with_fill) const {
         int piv[B];
+        const SolveStatus st = lu_factorise(i, piv);
+        if (st != SolveStatus::ok) return st;
+        apply_inverse(i, piv, [&](int r) -> Real& { return rhs(i, r); });
+        for (int c = 0; c < B; ++c) {
+            if (with_upper) apply_inverse(i, piv, [&](int r) -> Real& { return upper(i, r, c); });
+            if (with_fill) apply_inverse(i, piv, [&](int r) -> Real& { return fill(i, r, c); });
+        }
+        return SolveStatus::ok;
+    }
+
+private:
+    // D_i <- its packed LU with partial pivoting within the block (piv: the row exchanged with
+    // each row k); singular_jacobian for an exactly zero pivot column.
+    GEOMINT_HD SolveStatus lu_factorise(int i, int (&piv)[B]) const {
         for (int k = 0; k < B; ++k) {
             int p = k;
             Real best = std::fabs(diag(i, k, k));
@@ -175,15 +306,29 @@ struct BlockCyclicTridiagonal {
                 for (int c = k + 1; c < B; ++c) diag(i, r, c) -= l * diag(i, k, c);
             }
         }
-        apply_inverse(i, piv, [&](int r) -> Real& { return rhs(i, r); });
+        return SolveStatus::ok;
+    }
+
+    // factorise()'s normalise_row: C_i and F_i (when asked) replaced by D_i^{-1} times
+    // themselves, then D_i by D_i^{-1} (solved column by column from the packed LU).
+    GEOMINT_HD SolveStatus invert_pivot(int i, bool with_upper, bool with_fill) const {
+        int piv[B];
+        const SolveStatus st = lu_factorise(i, piv);
+        if (st != SolveStatus::ok) return st;
         for (int c = 0; c < B; ++c) {
             if (with_upper) apply_inverse(i, piv, [&](int r) -> Real& { return upper(i, r, c); });
             if (with_fill) apply_inverse(i, piv, [&](int r) -> Real& { return fill(i, r, c); });
         }
+        Real inverse[B][B];
+        for (int c = 0; c < B; ++c) {
+            for (int r = 0; r < B; ++r) inverse[r][c] = r == c ? Real(1) : Real(0);
+            apply_inverse(i, piv, [&](int r) -> Real& { return inverse[r][c]; });
+        }
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) diag(i, r, c) = inverse[r][c];
         return SolveStatus::ok;
     }
 
-private:
     // x <- D_i^{-1} x for one column x, given by an accessor, using the packed LU of D_i.
     template <class Column>
     GEOMINT_HD void apply_inverse(int i, const int (&piv)[B], Column x) const {

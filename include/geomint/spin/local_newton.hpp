@@ -166,6 +166,55 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
     for (int r = 0; r < B; ++r) out[r] = res[r].v;
 }
 
+namespace detail {
+
+// Block row i of the Newton system at x: the residual into out[] and, when `jacobian`, the three
+// Jacobian blocks into the solver's workspace (analytic B = 3 blocks, analytic B x B blocks, or
+// dual numbers, as the problem provides); without it only the residual, in plain Real.
+template <bool jacobian, class Problem, class Real>
+GEOMINT_HD void newton_row(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
+                           StridedReals<Real> x, int d, int i, Real* out) {
+    constexpr int B = Problem::block_size;
+    const int il = i == 0 ? d - 1 : i - 1;
+    const int ir = i == d - 1 ? 0 : i + 1;
+    Real xl[B], xs[B], xr[B];
+    for (int k = 0; k < B; ++k) {
+        xl[k] = x[B * il + k];
+        xs[k] = x[B * i + k];
+        xr[k] = x[B * ir + k];
+    }
+    if constexpr (!jacobian) {
+        problem.residual(i, static_cast<const Real*>(xl), static_cast<const Real*>(xs), static_cast<const Real*>(xr),
+                         out);
+    } else if constexpr (B == 3 && HasLinearise<Problem, Real>) {
+        NeighbourJacobian<Real> jac;
+        const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
+        for (int a = 0; a < 3; ++a) {
+            out[a] = r[a];
+            for (int c = 0; c < 3; ++c) {
+                system.lower(i, a, c) = jac.left.m[a][c];
+                system.diag(i, a, c) = jac.self.m[a][c];
+                system.upper(i, a, c) = jac.right.m[a][c];
+            }
+        }
+    } else if constexpr (HasBlockLinearise<Problem, Real>) {
+        NeighbourBlocks<B, Real> jac;
+        problem.linearise(i, xl, xs, xr, out, jac);
+        for (int r = 0; r < B; ++r)
+            for (int c = 0; c < B; ++c) {
+                system.lower(i, r, c) = jac.m[0][r][c];
+                system.diag(i, r, c) = jac.m[1][r][c];
+                system.upper(i, r, c) = jac.m[2][r][c];
+            }
+    } else {
+        ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
+            (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
+        });
+    }
+}
+
+}  // namespace detail
+
 // Runs Newton to convergence: max |dx| <= tolerance, or round-off stagnation (max |dx| within
 // 64 tolerances and no longer halving, which happens when the residual is at round-off level).
 // Fails with newton_max_iterations, non_finite or singular_jacobian; x then holds the last
@@ -182,40 +231,8 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
     for (int it = 1; it <= options.max_iterations; ++it) {
         if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
         for (int i = 0; i < d; ++i) {
-            const int il = i == 0 ? d - 1 : i - 1;
-            const int ir = i == d - 1 ? 0 : i + 1;
-            Real xl[B], xs[B], xr[B], out[B];
-            for (int k = 0; k < B; ++k) {
-                xl[k] = x[B * il + k];
-                xs[k] = x[B * i + k];
-                xr[k] = x[B * ir + k];
-            }
-            if constexpr (B == 3 && detail::HasLinearise<Problem, Real>) {
-                NeighbourJacobian<Real> jac;
-                const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
-                for (int a = 0; a < 3; ++a) {
-                    out[a] = r[a];
-                    for (int c = 0; c < 3; ++c) {
-                        system.lower(i, a, c) = jac.left.m[a][c];
-                        system.diag(i, a, c) = jac.self.m[a][c];
-                        system.upper(i, a, c) = jac.right.m[a][c];
-                    }
-                }
-            } else if constexpr (detail::HasBlockLinearise<Problem, Real>) {
-                NeighbourBlocks<B, Real> jac;
-                problem.linearise(i, xl, xs, xr, out, jac);
-                for (int r = 0; r < B; ++r)
-                    for (int c = 0; c < B; ++c) {
-                        system.lower(i, r, c) = jac.m[0][r][c];
-                        system.diag(i, r, c) = jac.m[1][r][c];
-                        system.upper(i, r, c) = jac.m[2][r][c];
-                    }
-            } else {
-                ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
-                    (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =
-                        value;
-                });
-            }
+            Real out[B];
+            detail::newton_row<true>(problem, system, x, d, i, out);
             for (int r = 0; r < B; ++r) {
                 if (!std::isfinite(out[r])) return {SolveStatus::non_finite, it};
                 system.rhs(i, r) = out[r];
@@ -233,6 +250,73 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
         if (step <= tol) return {SolveStatus::ok, it};
         if (it > 1 && step <= Real(64) * tol && step > Real(0.5) * previous) return {SolveStatus::ok, it};
+        previous = step;
+    }
+    return {SolveStatus::newton_max_iterations, options.max_iterations};
+}
+
+// The simplified Newton of math §3.1: the Jacobian is built and factorised at the first iterate
+// only, and again when a step with kept factors contracts too little; every other iteration
+// evaluates the residual alone and back-substitutes (BlockCyclicTridiagonal::factorise and
+// substitute). refresh_contraction: rebuild when |dx_k| / |dx_{k-1}| of a step with kept factors
+// exceeds it (0: every iteration, i.e. Newton; infinity: never, the Jacobian of the first iterate
+// for the whole solve). Convergence as strict as local_newton_solve's: with kept factors the
+// iteration converges linearly, and with a contraction theta the remaining error after a step dx is
+// at most theta/(1 - theta) |dx|, at most |dx| when theta <= 1/2. So a step with kept factors ends
+// the solve only when max |dx| <= tolerance and it contracted by at least one half; the stagnation
+// rule (within 64 tolerances, no longer halving) is applied to Newton steps only (a fresh Jacobian
+// at that iterate), as local_newton_solve applies it, since "no longer halving" says round-off only
+// for a quadratically convergent step, and a step with kept factors that does not halve asks for a
+// fresh Jacobian when refresh_contraction >= 1/2 allows it. With refresh_contraction = infinity
+// there is no fresh Jacobian to ask for, and the stagnation rule is applied to every step (weaker,
+// measured as a variant only). NewtonOutcome::iterations counts linear solves as before;
+// *jacobians, when given, is incremented once per Jacobian built and factorised.
+template <class Problem, class Real>
+GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, StridedReals<Real> x,
+                                                             StridedReals<Real> work,
+                                                             const NewtonOptions<Real>& options,
+                                                             Real refresh_contraction, int* jacobians = nullptr) {
+    constexpr int B = Problem::block_size;
+    const int d = problem.blocks();
+    const BlockCyclicTridiagonal<B, Real> system{work, d};
+    const Real tol = newton_tolerance(options);
+    const bool never_refresh = !(refresh_contraction < std::numeric_limits<Real>::infinity());
+    Real previous = std::numeric_limits<Real>::infinity();
+    bool fresh = true;  // build and factorise the Jacobian at this iterate
+
+    for (int it = 1; it <= options.max_iterations; ++it) {
+        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
+        for (int i = 0; i < d; ++i) {
+            Real out[B];
+            if (fresh)
+                detail::newton_row<true>(problem, system, x, d, i, out);
+            else
+                detail::newton_row<false>(problem, system, x, d, i, out);
+            for (int r = 0; r < B; ++r) {
+                if (!std::isfinite(out[r])) return {SolveStatus::non_finite, it};
+                system.rhs(i, r) = out[r];
+            }
+        }
+        if (fresh) {
+            // factorise() leaves the right-hand side in place (it transforms the blocks only).
+            const SolveStatus st = system.factorise();
+            if (st != SolveStatus::ok) return {st, it};
+            if (jacobians) ++*jacobians;
+        }
+        const SolveStatus st = system.substitute();
+        if (st != SolveStatus::ok) return {st, it};
+        Real step = Real(0);
+        for (int i = 0; i < d; ++i)
+            for (int k = 0; k < B; ++k) {
+                const Real dx = system.solution(i, k);
+                x[B * i + k] -= dx;
+                step = std::fmax(step, std::fabs(dx));
+            }
+        if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
+        const bool halved = step <= Real(0.5) * previous;
+        if (step <= tol && (fresh || halved || never_refresh)) return {SolveStatus::ok, it};
+        if ((fresh || never_refresh) && it > 1 && step <= Real(64) * tol && !halved) return {SolveStatus::ok, it};
+        fresh = refresh_contraction <= Real(0) || (!fresh && step > refresh_contraction * previous);
         previous = step;
     }
     return {SolveStatus::newton_max_iterations, options.max_iterations};

@@ -98,6 +98,19 @@ template <int S>
 inline constexpr bool collocation_analytic_jacobian = true;
 #endif
 
+// Which Newton the collocation steps run (issue 10 item 2, chosen by measurement: bench/RESULTS.md,
+// "Collocation: a simplified Newton"). On the host the simplified Newton of local_newton.hpp, whose
+// Jacobian is built and factorised at the first iterate and again only when a step with kept
+// factors contracts by less than one half (the bound of local_simplified_newton_solve); the later
+// iterations cost a residual and a back substitution, where a Newton iteration costs the analytic
+// blocks and a B x B block factorisation per spin. On the GPU Newton as before (a negative value:
+// local_newton_solve), so its kernels stay as they are.
+#if defined(__CUDA_ARCH__)
+inline constexpr double collocation_jacobian_refresh = -1.0;
+#else
+inline constexpr double collocation_jacobian_refresh = 0.5;
+#endif
+
 // One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
 // x[3 s i + 3 j + k] = component k of Z_j. Residual (math §2.3):
 //   Z_j - T_{U_j} phi_c^{-1} ( U_j x (T_{U_j} phi_c^{-1})^T G_j ),  c = u_i.
@@ -272,6 +285,16 @@ struct Collocation {
     template <class System, class Real>
     GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
                                         const NewtonOptions<Real>& options) const {
+        return step(system, h, state, work, options, Real(collocation_jacobian_refresh));
+    }
+
+    // The step with a given Jacobian refresh rule: negative, Newton (local_newton_solve); otherwise
+    // local_simplified_newton_solve's refresh_contraction, with *jacobians counting the Jacobians
+    // built (the tests and bench/bench_spin.cpp compare the rules). On the GPU always Newton.
+    template <class System, class Real>
+    GEOMINT_HD NewtonOutcome<Real> step(const System& system, Real h, StridedSpins<Real> state, StridedReals<Real> work,
+                                        const NewtonOptions<Real>& options, Real refresh_contraction,
+                                        int* jacobians = nullptr) const {
         const int d = state.d;
         const StridedReals<Real> x = work;
         const StridedReals<Real> newton = work.at(3 * S * static_cast<std::size_t>(d));
@@ -284,7 +307,15 @@ struct Collocation {
                 for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
         }
         CollocationStep<S, System, Real> problem{system, state, h};
+#if defined(__CUDA_ARCH__)
+        (void)refresh_contraction, (void)jacobians;  // the GPU keeps Newton (see above)
         const NewtonOutcome<Real> out = local_newton_solve(problem, x, newton, options);
+#else
+        const NewtonOutcome<Real> out =
+            refresh_contraction < Real(0)
+                ? local_newton_solve(problem, x, newton, options)
+                : local_simplified_newton_solve(problem, x, newton, options, refresh_contraction, jacobians);
+#endif
         if (out.status != SolveStatus::ok) return out;  // state untouched (INTERFACE.md)
         // v_i = phi_{u_i}(h sum_j b_j Z_j) (math §2.3): spin i needs only its own u_i and stages,
         // so it can be overwritten at once.
