@@ -3,9 +3,12 @@
 // backend (kernel time from CUDA events). Counters: spin-steps and chain-steps per second.
 // BM_spin_jacobians runs every scheme with the analytic Newton Jacobians (what the product runs)
 // and with the dual-number ones (AutomaticJacobians, the former path) in the same run.
+// BM_avf_jacobian_nodes runs AVF with its Newton Jacobian from 8 Gauss nodes (exact, as the
+// residual) and from fewer, beside the implicit midpoint rule, in the same run.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -275,9 +278,98 @@ void coll_newton_cases(benchmark::internal::Benchmark* b) {
     b->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 }
 
+// Arguments: Jacobian rule (8, 4, 3, 2 Gauss-Legendre nodes; 0: the implicit midpoint rule as
+// the yardstick), spins (1 = top, else a Heisenberg chain), chains, steps, 1000 h. Counters as
+// BM_spin_jacobians, plus the largest |H - H0| over the run (the residual is the same 8-node
+// one for every rule, so it should not change in character) and a checksum of the states.
+void BM_avf_jacobian_nodes(benchmark::State& state) {
+    namespace gs = geomint::spin;
+    const int spins = static_cast<int>(state.range(1));
+    const auto chains = static_cast<std::size_t>(state.range(2));
+    const long long steps = state.range(3);
+    const double h = double(state.range(4)) / 1000.0;
+    const SpinBatch start = random_batch(spins, chains);
+    std::vector<double> spins_out(3 * static_cast<std::size_t>(spins) * chains);
+    long long iterations = 0;
+    double energy_error = 0;
+    const auto run = [&](auto scheme, const auto& sys) {
+        const std::size_t n = 3 * static_cast<std::size_t>(spins);
+        long long total = 0;
+        double worst = 0;
+#pragma omp parallel reduction(+ : total) reduction(max : worst)
+        {
+            std::vector<double> chain(n), work(scheme.workspace_reals(spins));
+#pragma omp for schedule(dynamic, 4)
+            for (long long t = 0; t < static_cast<long long>(chains); ++t) {
+                for (std::size_t k = 0; k < n; ++k) chain[k] = start.state[k * chains + static_cast<std::size_t>(t)];
+                const auto r =
+                    gs::integrate_chain(scheme, sys, h, steps, gs::StridedSpins<double>{chain.data(), 1, spins},
+                                        gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
+                if (r.status != geomint::SolveStatus::ok) state.SkipWithError("Newton failed");
+                total += r.newton_iterations;
+                worst = std::fmax(worst, r.max_energy_error);
+                for (std::size_t k = 0; k < n; ++k) spins_out[k * chains + static_cast<std::size_t>(t)] = chain[k];
+            }
+        }
+        iterations = total;
+        energy_error = worst;
+    };
+    const auto dispatch = [&](const auto& system) {
+        switch (state.range(0)) {
+            case 8:
+                run(gs::SingleStageDrg<gs::Centre::symmetric, gs::ExactAvfGradient>{}, system);
+                break;
+            case 4:
+                run(gs::SingleStageDrg<gs::Centre::symmetric, gs::BasicAvfGradient<gs::GaussLegendre<4>>>{}, system);
+                break;
+            case 3:
+                run(gs::SingleStageDrg<gs::Centre::symmetric, gs::BasicAvfGradient<gs::GaussLegendre<3>>>{}, system);
+                break;
+            case 2:
+                run(gs::SingleStageDrg<gs::Centre::symmetric, gs::BasicAvfGradient<gs::GaussLegendre<2>>>{}, system);
+                break;
+            default:
+                run(gs::ImplicitMidpoint{}, system);
+                break;
+        }
+    };
+    for (auto _ : state) {
+        if (spins == 1)
+            dispatch(gs::SpinningTop<double>{});
+        else
+            dispatch(gs::HeisenbergChain<double>{});
+        benchmark::DoNotOptimize(spins_out.data());
+    }
+    double checksum = 0;
+    for (double v : spins_out) checksum += v;
+    state.SetLabel(state.range(0) == 0 ? "implicit_midpoint"
+                                       : "avf jacobian " + std::to_string(state.range(0)) + " nodes");
+    state.counters["checksum"] = checksum;
+    state.counters["newton_per_step"] = double(iterations) / (double(chains) * double(steps));
+    state.counters["max_energy_error"] = energy_error;
+    const double chain_steps = double(chains) * double(steps);
+    state.counters["chain_steps_per_s"] =
+        benchmark::Counter(chain_steps, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["spin_steps_per_s"] =
+        benchmark::Counter(chain_steps * double(spins), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The cases of BM_spin_jacobians (64 tops x 50 steps, 4 chains of d = 16 and 2 of d = 128 x 10
+// steps) at h = 0.05 and 0.2, every rule and the implicit midpoint rule.
+void avf_node_cases(benchmark::internal::Benchmark* b) {
+    for (long h : {50, 200})
+        for (long rule : {8, 4, 3, 2, 0}) {
+            b->Args({rule, 1, 64, 50, h});
+            b->Args({rule, 16, 4, 10, h});
+            b->Args({rule, 128, 2, 10, h});
+        }
+    b->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_spin_cpu)->Apply(cpu_cases);
 BENCHMARK(BM_spin_jacobians)->Apply(jacobian_cases);
 BENCHMARK(BM_spin_cuda)->Apply(gpu_cases);
 BENCHMARK(BM_coll_newton)->Apply(coll_newton_cases);
+BENCHMARK(BM_avf_jacobian_nodes)->Apply(avf_node_cases);

@@ -126,7 +126,9 @@ template <class System>
 void check_all(const System& system, int d) {
     expect_matches_oracle(system, d, MakeMidpoint<gs::MidpointKind::embedded>{}, "implicit_midpoint");
     expect_matches_oracle(system, d, MakeMidpoint<gs::MidpointKind::spherical>{}, "spherical_midpoint");
-    expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::AvfGradient>{}, "avf");
+    // The exact 8-node AVF Jacobian; the scheme's reduced one is held to its quadrature bound of
+    // this one in test_avf_reduced_jacobian.cpp.
+    expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::ExactAvfGradient>{}, "avf");
     expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::MidpointGradient<double>>{}, "mp");
     if constexpr (System::is_chain)
         expect_matches_oracle(system, d, MakeDrg<gs::Centre::symmetric, gs::LocalMidpointGradient>{}, "mmp");
@@ -278,6 +280,7 @@ constexpr void static_checks() {
     static_assert(analytic<gs::MidpointStep<gs::MidpointKind::embedded, u, double>>);
     static_assert(analytic<gs::MidpointStep<gs::MidpointKind::spherical, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, u, double>>);
+    static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::ExactAvfGradient, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::symmetric, gs::MidpointGradient<double>, u, double>>);
     static_assert(analytic<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
     static_assert(

@@ -173,7 +173,7 @@ namespace detail {
 // dual numbers, as the problem provides); without it only the residual, in plain Real.
 template <bool jacobian, class Problem, class Real>
 GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
-                           StridedReals<Real> x, int d, int i, Real* out) {
+                             StridedReals<Real> x, int d, int i, Real* out) {
     constexpr int B = Problem::block_size;
     const int il = i == 0 ? d - 1 : i - 1;
     const int ir = i == d - 1 ? 0 : i + 1;

@@ -62,9 +62,68 @@ struct UnitJacobian {
         : inv(Real(1) / norm(p)), y(inv * p), n(Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y)) {}
 };
 
+// The three AVF paths that spin i's gradient reads (its own and, on chains, its neighbours'),
+// each with dp/dv, and the node blocks of linearise: at xi, with y = p/|p|, N = dy/dp and
+// a = grad H(y), f = N a and K = df/dp (own block) and N H_{l,r} N_{l,r} (neighbour blocks).
+template <class Real>
+struct AvfPaths {
+    PathJacobian<Real> own, left, right;
+    template <class System>
+    GEOMINT_HD AvfPaths(const System&, const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc)
+        : own(c, dc, n.u, n.v), left(own), right(own) {
+        if constexpr (System::is_chain) {
+            left = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
+            right = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
+        }
+    }
+
+    template <class System>
+    GEOMINT_HD Vec3<Real> node(const System& system, Real xi, NeighbourJacobian<Real>& k) const {
+        using M3 = Mat3<Real>;
+        const UnitJacobian<Real> y(own.point(xi));
+        UnitJacobian<Real> yl = y, yr = y;
+        if constexpr (System::is_chain) {
+            yl = UnitJacobian<Real>(left.point(xi));
+            yr = UnitJacobian<Real>(right.point(xi));
+        }
+        const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
+        const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
+        // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
+        const Vec3<Real> f = y.n * a;
+        const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
+        const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+        k.self = dfdp + y.n * (h_self * y.n);
+        if constexpr (System::is_chain) {
+            k.left = y.n * (hess.left * yl.n);
+            k.right = y.n * (hess.right * yr.n);
+        }
+        return f;
+    }
+
+    // The integrand of dg/dv at xi: K (dp/dv) per block, dp/dv = constant() + xi slope().
+    template <class System>
+    GEOMINT_HD NeighbourJacobian<Real> jacobian_integrand(const System& system, Real xi) const {
+        NeighbourJacobian<Real> k{Mat3<Real>::zero(), Mat3<Real>::zero(), Mat3<Real>::zero()};
+        node(system, xi, k);
+        NeighbourJacobian<Real> out{Mat3<Real>::zero(), k.self * (own.constant() + xi * own.slope()),
+                                    Mat3<Real>::zero()};
+        if constexpr (System::is_chain) {
+            out.left = k.left * (left.constant() + xi * left.slope());
+            out.right = k.right * (right.constant() + xi * right.slope());
+        }
+        return out;
+    }
+};
+
 // AVF DRG (math §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
 // 8-point Gauss-Legendre (enough for round-off energy error, math §2.2). Symmetric centres.
-struct AvfGradient {
+// JacobianRule: the quadrature of dg/dv in linearise (the residual g keeps the 8 nodes). The
+// Jacobian is only Newton's direction: a rule of k nodes moves it by h times a quadrature error
+// O(|eta|^{2k}) (eta = phi_c^{-1}(v) - phi_c^{-1}(u) = O(h)), which slows Newton from quadratic
+// to linear with that factor but leaves the converged point, and so the energy, as it was
+// (math §3.1). See AvfGradient below for the rule the schemes use and why.
+template <class JacobianRule, bool reduce_on_top = true>
+struct BasicAvfGradient {
     template <class System, class T, class Real>
     GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
         const Vec3<T> xu = inverse_retract(c, n.u), xv = inverse_retract(c, n.v);
@@ -93,6 +152,22 @@ struct AvfGradient {
         return g;
     }
 
+    // Whether linearise takes the exact 8-node Jacobian, fused with the residual's nodes
+    // (reduce_on_top = false keeps the top, d = 1, on it). Always on the device: the reduced rule
+    // (a separate residual loop and node routine) cost the chain kernel 40 B more spill stores and
+    // the top's 2 more registers (ptxas, sm_90), and the kernels are held to their figures
+    // (tests/spin_kernel_ceilings.txt). For the same reason the exact branch keeps its own copy
+    // of the node algebra of AvfPaths::node: calling it cost the chain kernel 32 B more stack and
+    // 24 B more spill stores.
+    template <class System>
+    static constexpr bool exact_for() {
+#if defined(__CUDA_ARCH__)
+        return true;
+#else
+        return JacobianRule::size == GaussLegendre<8>::size || (!System::is_chain && !reduce_on_top);
+#endif
+    }
+
     // g and its total derivatives in v_{i-1}, v_i, v_{i+1} (dc = dc/dv_i), for the analytic
     // Jacobian of DrgStage. Per node, with p = c + gam, y = p/|p|, N = dy/dp and a = grad H(y):
     // tangent_retract is f(p, a) = N a, so df = (df/dp) dp + N H dy, and dp/dv_i =
@@ -106,54 +181,113 @@ struct AvfGradient {
                                                                                NeighbourJacobian<Real>& dg)
     const {
         using M3 = Mat3<Real>;
-        const PathJacobian<Real> own(c, dc, n.u, n.v);
-        PathJacobian<Real> pl = own, pr = own;
-        if constexpr (System::is_chain) {
-            pl = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
-            pr = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
-        }
-        // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
-        // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
-        // instead of one per node.
-        Vec3<Real> g{Real(0), Real(0), Real(0)};
-        M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
-        using Rule = GaussLegendre<8>;
-        for (int q = 0; q < Rule::size; ++q) {
-            const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
-            const UnitJacobian<Real> y(own.point(xi));
-            UnitJacobian<Real> yl = y, yr = y;
+        if constexpr (exact_for<System>()) {
+            const PathJacobian<Real> own(c, dc, n.u, n.v);
+            PathJacobian<Real> pl = own, pr = own;
             if constexpr (System::is_chain) {
-                yl = UnitJacobian<Real>(pl.point(xi));
-                yr = UnitJacobian<Real>(pr.point(xi));
+                pl = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
+                pr = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
             }
-            const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
-            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
-            // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
-            const Vec3<Real> f = y.n * a;
-            g += w * f;
-            const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
-            const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
-            const M3 k = dfdp + y.n * (h_self * y.n);
-            s0 += w * k;
-            s1 += (w * xi) * k;
+            // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
+            // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
+            // instead of one per node.
+            Vec3<Real> g{Real(0), Real(0), Real(0)};
+            M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
+            using Rule = GaussLegendre<8>;
+            for (int q = 0; q < Rule::size; ++q) {
+                const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
+                const UnitJacobian<Real> y(own.point(xi));
+                UnitJacobian<Real> yl = y, yr = y;
+                if constexpr (System::is_chain) {
+                    yl = UnitJacobian<Real>(pl.point(xi));
+                    yr = UnitJacobian<Real>(pr.point(xi));
+                }
+                const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
+                const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
+                // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
+                const Vec3<Real> f = y.n * a;
+                g += w * f;
+                const M3 dfdp =
+                    Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
+                const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+                const M3 k = dfdp + y.n * (h_self * y.n);
+                s0 += w * k;
+                s1 += (w * xi) * k;
+                if constexpr (System::is_chain) {
+                    const M3 kl = y.n * (hess.left * yl.n), kr = y.n * (hess.right * yr.n);
+                    l0 += w * kl;
+                    l1 += (w * xi) * kl;
+                    r0 += w * kr;
+                    r1 += (w * xi) * kr;
+                }
+            }
+            dg.self = s0 * own.constant() + s1 * own.slope();
             if constexpr (System::is_chain) {
-                const M3 kl = y.n * (hess.left * yl.n), kr = y.n * (hess.right * yr.n);
-                l0 += w * kl;
-                l1 += (w * xi) * kl;
-                r0 += w * kr;
-                r1 += (w * xi) * kr;
+                dg.left = l0 * pl.constant() + l1 * pl.slope();
+                dg.right = r0 * pr.constant() + r1 * pr.slope();
+            } else {
+                dg.left = dg.right = M3::zero();
             }
-        }
-        dg.self = s0 * own.constant() + s1 * own.slope();
-        if constexpr (System::is_chain) {
-            dg.left = l0 * pl.constant() + l1 * pl.slope();
-            dg.right = r0 * pr.constant() + r1 * pr.slope();
+            return g;
         } else {
-            dg.left = dg.right = M3::zero();
+            // g is the residual's 8-node sum (operator() on the paths already formed: f = N a =
+            // (a - y (y.a))/|p|); the same node algebra (AvfPaths::node) on JacobianRule's nodes
+            // gives the derivatives.
+            const AvfPaths<Real> paths(system, n, c, dc);
+            Vec3<Real> g{Real(0), Real(0), Real(0)};
+            using Rule = GaussLegendre<8>;
+            for (int q = 0; q < Rule::size; ++q) {
+                const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
+                const Vec3<Real> p = paths.own.point(xi);
+                const Real inv = Real(1) / norm(p);
+                const Vec3<Real> y = inv * p;
+                Vec3<Real> yl = y, yr = y;
+                if constexpr (System::is_chain) {
+                    const Vec3<Real> pl = paths.left.point(xi), pr = paths.right.point(xi);
+                    yl = (Real(1) / norm(pl)) * pl;
+                    yr = (Real(1) / norm(pr)) * pr;
+                }
+                const Vec3<Real> a = system.gradient(yl, y, yr);
+                g += (w * inv) * (a - y * dot(y, a));
+            }
+            M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
+            for (int q = 0; q < JacobianRule::size; ++q) {
+                const Real xi = Real(JacobianRule::node(q)), w = Real(JacobianRule::weight(q));
+                NeighbourJacobian<Real> k;
+                paths.node(system, xi, k);
+                s0 += w * k.self;
+                s1 += (w * xi) * k.self;
+                if constexpr (System::is_chain) {
+                    l0 += w * k.left;
+                    l1 += (w * xi) * k.left;
+                    r0 += w * k.right;
+                    r1 += (w * xi) * k.right;
+                }
+            }
+            dg.self = s0 * paths.own.constant() + s1 * paths.own.slope();
+            if constexpr (System::is_chain) {
+                dg.left = l0 * paths.left.constant() + l1 * paths.left.slope();
+                dg.right = r0 * paths.right.constant() + r1 * paths.right.slope();
+            } else {
+                dg.left = dg.right = M3::zero();
+            }
+            return g;
         }
-        return g;
     }
 };
+
+// The Jacobian quadrature exact to round-off, like the residual's: the test oracle's match.
+using ExactAvfGradient = BasicAvfGradient<GaussLegendre<8>>;
+// What the AVF scheme runs: on chains (host) the Newton Jacobian from 4 nodes, on the top and on
+// the device the exact 8. Measured (bench/RESULTS.md, "AVF's Newton Jacobian from fewer Gauss
+// nodes", one thread, same run): on chains of d = 16 and 128, 4 nodes took the same Newton
+// iterations per step as 8 at h = 0.05 and 0.2 and 12-15% less CPU time per step (3 nodes: the
+// top took more iterations at h = 0.2, 4.07 against 4.03 a step; 2 nodes: the chains did, 4.55
+// against 4 at d = 128, h = 0.05, and 6 against 5 at h = 0.2). On the top, 4 nodes saved nothing
+// (the separate 8-node residual loop costs what the 4 Jacobian nodes save; the chain's Jacobian
+// node has three Hessian blocks to carry, the top's one) and took one more iteration in 3200
+// steps at h = 0.2, so the top keeps 8.
+using AvfGradient = BasicAvfGradient<GaussLegendre<4>, false>;
 
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
 // lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
