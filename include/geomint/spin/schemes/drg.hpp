@@ -5,6 +5,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <type_traits>
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
@@ -21,6 +22,36 @@ namespace geomint::spin {
 
 // Symmetric c = (u + v)/|u + v| everywhere, except plain Itoh-Abe (c = u), math §2.2.
 enum class Centre { symmetric, start };
+
+// Which Newton Jacobian a DRG stage builds (issue 10 items 1 and 3, chosen by measurement). On
+// the host the analytic blocks of DrgStage::linearise, 1-4.5x cheaper than dual numbers
+// (bench/RESULTS.md, "Spin Newton Jacobians"). On the GPU dual numbers with one column per pass
+// (local_newton.hpp) for every DRG gradient and system: the analytic blocks keep many 3 x 3
+// matrices alive at once (AVF's six accumulated per-node sums, the Itoh-Abe walk's derivative of
+// every intermediate), and ptxas measured for the plain double kernels (sm_90, CUDA 13.0,
+// registers / stack B / spill stores B, analytic -> dual; RESULTS, "2026-12-04 — Spin kernels:
+// dual-number Jacobians on the device"):
+//   top:               avf 234/96/0 -> 172/32/0, mp 182/32/0 -> 156/32/0,
+//                      ia 255/328/396 -> 240/32/0, sia 255/1208/1912 -> 254/32/0,
+//                      comp2 255/704/1396 -> 250/32/0, compsia 255/1296/2024 -> 255/72/56,
+//                      comp4 255/808/1468 -> 248/56/0;
+//   Heisenberg chain:  avf 255/816/860 -> 255/176/224, mp 230/32/0 -> 160/32/0,
+//                      mmp 162/32/0 -> 146/32/0, ia 255/112/188 -> 218/32/0,
+//                      sia 255/1112/1972 -> 254/32/0, comp2 255/504/984 -> 230/32/0,
+//                      compsia 255/1232/2116 -> 255/144/176, comp4 255/648/1236 -> 254/56/0;
+//   anisotropic chain: avf 255/832/876 -> 255/256/296, mp 234/32/0 -> 186/32/0,
+//                      mmp 162/32/0 -> 160/32/0, ia 255/112/176 -> 236/32/0,
+//                      sia 255/1184/1960 -> 255/112/164, comp2 255/496/936 -> 246/32/0,
+//                      compsia 255/1248/1968 -> 255/168/220, comp4 255/608/1072 -> 255/80/80.
+// Dual numbers everywhere but for mmp: its plain kernels take fewer registers with them, but its
+// portrait kernel on the Heisenberg chain more (168 against 162), so it keeps the analytic blocks.
+#if defined(__CUDA_ARCH__)
+template <class Gradient, class System>
+inline constexpr bool drg_analytic_jacobian = std::is_same_v<Gradient, LocalMidpointGradient>;
+#else
+template <class Gradient, class System>
+inline constexpr bool drg_analytic_jacobian = true;
+#endif
 
 // One DRG step u -> v as a local problem (local_newton.hpp) with one 3-block per spin, the
 // unknown v_i. Residual: v_i - phi_c(phi_c^{-1}(u_i) + h m_i x g_i). Its zero has |v_i| = 1
@@ -66,12 +97,13 @@ struct DrgStage {
     // change. With W = phi_c^{-1}(u_i) + h m x g, p = c + W and N = d(p/|p|)/dp:
     //   dR/dv_i = I - N (dc + dW), dW = (d phi_c^{-1}(u_i)/dc) dc + h (-[g]x / 2 + [m]x dg/dv_i),
     //   dR/dv_{i+-1} = -N h [m]x dg/dv_{i+-1}.
-    // Present when the gradient has an analytic linearisation for this system (IA-type gradients
-    // do not: their Jacobians come from dual numbers, see ItohAbeGradient).
+    // Present when the gradient has an analytic linearisation for this system (every gradient of
+    // drg_gradients.hpp has one where the system provides the derivatives it reads) and
+    // drg_analytic_jacobian selects it; otherwise local_newton_solve takes dual numbers.
     GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
                                     NeighbourJacobian<Real>& jac) const requires
-        requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
-                 NeighbourJacobian<Real>& dg) {
+        drg_analytic_jacobian<Gradient, System> && requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c,
+                                                            const Mat3<Real>& dc, NeighbourJacobian<Real>& dg) {
         { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
     }
     {

@@ -21,6 +21,24 @@ enum class MidpointKind {
     spherical,  // m_i = (u_i + v_i)/|u_i + v_i| (McLachlan, Modin, Verdier 2014)
 };
 
+// Which Newton Jacobian the midpoint rules build (issue 10 items 1 and 3, chosen by
+// measurement). On the host the analytic blocks of MidpointStep::linearise, about 2x cheaper than
+// dual numbers (bench/RESULTS.md, "Spin Newton Jacobians"). On the GPU whichever takes fewer
+// registers in the plain double kernel (sm_90, CUDA 13.0, registers / stack B / spill stores B,
+// analytic against dual numbers with one column per pass; RESULTS, "2026-12-04 — Spin kernels:
+// dual-number Jacobians on the device"): implicit midpoint top 124/32/0 against 122/32/0, chains
+// 116/32/0 against 150/32/0 (Heisenberg) and 114/32/0 against 144/32/0 (anisotropic); spherical
+// midpoint top 108/32/0 against 124/32/0, chains 146/32/0 against 180/32/0 and 152/32/0 against
+// 154/32/0. So analytic everywhere but for the embedded rule on a single spin (whose saving and
+// portrait kernels also take fewer: 120 and 126 registers against 122 and 128).
+#if defined(__CUDA_ARCH__)
+template <MidpointKind kind, class System>
+inline constexpr bool midpoint_analytic_jacobian = System::is_chain || kind == MidpointKind::spherical;
+#else
+template <MidpointKind kind, class System>
+inline constexpr bool midpoint_analytic_jacobian = true;
+#endif
+
 // One step as a local problem (local_newton.hpp), unknown v_i per spin (block 3):
 //   v_i - u_i - h m_i x dH/ds_i(m_{i-1}, m_i, m_{i+1}).
 // Both rules keep |v_i| = |u_i| exactly: v_i - u_i is orthogonal to m_i, a multiple of u_i + v_i,
@@ -64,7 +82,8 @@ struct MidpointStep {
     // blocks are -h [m]x H_left M_left, -h [m]x H_right M_right. For the top all three arguments
     // of the gradient are m_i: the three Hessian blocks add up in D.
     GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const requires HasGradientJacobian<System, Real> {
+                                    NeighbourJacobian<Real>& jac) const
+        requires(midpoint_analytic_jacobian<kind, System>&& HasGradientJacobian<System, Real>) {
         using M3 = Mat3<Real>;
         const Vec3<Real> m = midpoint(i, self);
         const M3 dm = midpoint_jacobian(i, self);
