@@ -168,8 +168,9 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
 
 namespace detail {
 
-// Block row i of the simplified Newton's system at x: the residual into out[] and, when
-// `jacobian`, the three Jacobian blocks into the solver's workspace (analytic B = 3 blocks, analytic B x B blocks, or
+// Block row i of the Newton system at x (every driver: local_newton_solve, the simplified Newton
+// and the team Newton of team_newton.hpp): the residual into out[] and, when `jacobian`, the three
+// Jacobian blocks into the solver's workspace (analytic B = 3 blocks, analytic B x B blocks, or
 // dual numbers, as the problem provides); without it only the residual, in plain Real.
 template <bool jacobian, class Problem, class Real>
 GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
@@ -231,43 +232,8 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
     for (int it = 1; it <= options.max_iterations; ++it) {
         if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
         for (int i = 0; i < d; ++i) {
-            // The same row as detail::residual_row<true>, written out here: through that call
-            // the thread-per-chain kernels took up to 2 more registers (ptxas, sm_90; mp on the
-            // chain 230 -> 232, above its ceiling in tests/spin_kernel_ceilings.txt).
-            const int il = i == 0 ? d - 1 : i - 1;
-            const int ir = i == d - 1 ? 0 : i + 1;
-            Real xl[B], xs[B], xr[B], out[B];
-            for (int k = 0; k < B; ++k) {
-                xl[k] = x[B * il + k];
-                xs[k] = x[B * i + k];
-                xr[k] = x[B * ir + k];
-            }
-            if constexpr (B == 3 && detail::HasLinearise<Problem, Real>) {
-                NeighbourJacobian<Real> jac;
-                const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
-                for (int a = 0; a < 3; ++a) {
-                    out[a] = r[a];
-                    for (int c = 0; c < 3; ++c) {
-                        system.lower(i, a, c) = jac.left.m[a][c];
-                        system.diag(i, a, c) = jac.self.m[a][c];
-                        system.upper(i, a, c) = jac.right.m[a][c];
-                    }
-                }
-            } else if constexpr (detail::HasBlockLinearise<Problem, Real>) {
-                NeighbourBlocks<B, Real> jac;
-                problem.linearise(i, xl, xs, xr, out, jac);
-                for (int r = 0; r < B; ++r)
-                    for (int c = 0; c < B; ++c) {
-                        system.lower(i, r, c) = jac.m[0][r][c];
-                        system.diag(i, r, c) = jac.m[1][r][c];
-                        system.upper(i, r, c) = jac.m[2][r][c];
-                    }
-            } else {
-                ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
-                    (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =
-                        value;
-                });
-            }
+            Real out[B];
+            detail::residual_row<true>(problem, system, x, d, i, out);
             for (int r = 0; r < B; ++r) {
                 if (!std::isfinite(out[r])) return {SolveStatus::non_finite, it};
                 system.rhs(i, r) = out[r];

@@ -28,41 +28,13 @@ GEOMINT_HD constexpr std::size_t team_newton_scratch_reals(int d, int workers) {
 namespace detail {
 
 // Row i of the Newton system (A_i, D_i, C_i and the residual r_i) at the iterate x, as
-// local_newton_solve builds it (the analytic Jacobian when the problem has one, dual numbers
-// otherwise); false when the residual is not finite. A copy of local_newton_solve's loop body
-// rather than a function both call: made one (2026-12-04), it cost the thread-per-chain kernels
-// 2 registers and up to 32 B of stack and 40 B of spill stores (ptxas, sm_90), above their
-// ceilings (tests/spin_kernel_ceilings.txt). Only the DRG and midpoint problems (B = 3) take a
-// team step; collocation's B x B linearise is not used here.
+// local_newton_solve builds it (detail::residual_row); false when the residual is not finite.
 template <class Problem, class Real>
 GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
                            const BlockCyclicTridiagonal<Problem::block_size, Real>& system, int i) {
     constexpr int B = Problem::block_size;
-    const int d = system.d;
-    const int il = i == 0 ? d - 1 : i - 1;
-    const int ir = i == d - 1 ? 0 : i + 1;
-    Real xl[B], xs[B], xr[B], out[B];
-    for (int k = 0; k < B; ++k) {
-        xl[k] = x[B * il + k];
-        xs[k] = x[B * i + k];
-        xr[k] = x[B * ir + k];
-    }
-    if constexpr (B == 3 && HasLinearise<Problem, Real>) {
-        NeighbourJacobian<Real> jac;
-        const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
-        for (int a = 0; a < 3; ++a) {
-            out[a] = r[a];
-            for (int c = 0; c < 3; ++c) {
-                system.lower(i, a, c) = jac.left.m[a][c];
-                system.diag(i, a, c) = jac.self.m[a][c];
-                system.upper(i, a, c) = jac.right.m[a][c];
-            }
-        }
-    } else {
-        ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
-            (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
-        });
-    }
+    Real out[B];
+    residual_row<true>(problem, system, x, system.d, i, out);
     bool finite = true;
     for (int r = 0; r < B; ++r) {
         finite = finite && std::isfinite(out[r]);
