@@ -14,6 +14,7 @@
 #include "geomint/spin/random_spins.hpp"
 #include "geomint/spin/schemes/collocation.hpp"
 #include "geomint/spin/systems.hpp"
+#include "block_system_oracle.hpp"
 #include "spin_test_support.hpp"
 
 namespace {
@@ -22,28 +23,7 @@ namespace gs = geomint::spin;
 using geomint::SolveStatus;
 using geomint_test::Lcg;
 
-// Dense Gaussian elimination with partial pivoting: the oracle (n = B d, small).
-std::vector<double> dense_solve(std::vector<double> a, std::vector<double> b, int n) {
-    for (int k = 0; k < n; ++k) {
-        int p = k;
-        for (int r = k + 1; r < n; ++r)
-            if (std::fabs(a[r * n + k]) > std::fabs(a[p * n + k])) p = r;
-        for (int c = 0; c < n; ++c) std::swap(a[k * n + c], a[p * n + c]);
-        std::swap(b[k], b[p]);
-        for (int r = k + 1; r < n; ++r) {
-            const double l = a[r * n + k] / a[k * n + k];
-            for (int c = k; c < n; ++c) a[r * n + c] -= l * a[k * n + c];
-            b[r] -= l * b[k];
-        }
-    }
-    for (int r = n - 1; r >= 0; --r) {
-        for (int c = r + 1; c < n; ++c) b[r] -= a[r * n + c] * b[c];
-        b[r] /= a[r * n + r];
-    }
-    return b;
-}
-
-// The data of test_block_cyclic_tridiagonal.cpp's check_against_dense (its comment derives it): a
+// The data of block_system_oracle.hpp's fill_pivoting_system (its comment derives it): a
 // strictly column diagonally dominant matrix whose block rows are cyclically permuted so that
 // every pivot block needs B - gcd(shift_i, B) row exchanges, and 1e-12 (1 + |x|) as the bound
 // there (dominance keeps the condition number O(1)). Here the factors of one factorise() serve
@@ -56,36 +36,14 @@ void check_factorise_substitute(int d, std::size_t stride, std::uint64_t seed) {
     std::vector<double> storage(gs::BlockCyclicTridiagonal<B, double>::workspace_reals(d) * stride, -7.0);
     int row_swaps = 0;
     const gs::BlockCyclicTridiagonal<B, double> sys{gs::StridedReals<double>{storage.data(), stride}, d, &row_swaps};
-    for (int i = 0; i < d; ++i) {
-        const int il = (i + d - 1) % d, ir = (i + 1) % d, shift = (i + 1) % B;
-        for (int sr = 0; sr < B; ++sr) {
-            const int r = (sr + B - shift) % B;
-            for (int c = 0; c < B; ++c) {
-                const double lo = rng.next(), up = rng.next();
-                double di = rng.next() + (sr == c ? 4.0 * B : 0.0);
-                if (r == 0 && c == 0 && shift != 0) di = 0.0;
-                sys.lower(i, r, c) = lo;
-                sys.diag(i, r, c) = di;
-                sys.upper(i, r, c) = up;
-                dense[(B * i + r) * n + B * il + c] += lo;
-                dense[(B * i + r) * n + B * i + c] += di;
-                dense[(B * i + r) * n + B * ir + c] += up;
-            }
-        }
-    }
+    geomint_test::fill_pivoting_system<B>(sys, d, rng, dense);
     ASSERT_EQ(sys.factorise(), SolveStatus::ok) << "B = " << B << " d = " << d;
-    EXPECT_EQ(row_swaps,
-              [&] {
-                  int swaps = 0;
-                  for (int i = 0; i < d; ++i) swaps += B - std::gcd((i + 1) % B, B);
-                  return swaps;
-              }())
-        << "B = " << B << " d = " << d;
+    EXPECT_EQ(row_swaps, geomint_test::expected_row_swaps(B, d)) << "B = " << B << " d = " << d;
     for (int trial = 0; trial < 3; ++trial) {
         std::vector<double> rhs(n);
         for (int k = 0; k < n; ++k) sys.rhs(k / B, k % B) = rhs[k] = rng.next();
         ASSERT_EQ(sys.substitute(), SolveStatus::ok) << "B = " << B << " d = " << d;
-        const std::vector<double> x = dense_solve(dense, rhs, n);
+        const std::vector<double> x = geomint_test::dense_solve(dense, rhs, n);
         double err = 0, scale = 0;
         for (int k = 0; k < n; ++k) {
             err = std::fmax(err, std::fabs(sys.solution(k / B, k % B) - x[k]));
