@@ -36,6 +36,9 @@ namespace geomint::spin {
 //       // out = residual block i and jacobian.m[0], m[1], m[2] = d out / d left, self, right.
 //       GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                 Real* out, NeighbourBlocks<B, Real>& jacobian) const;
+//       // Optional: false when linearise gives only an approximate Jacobian (a quasi-Newton,
+//       // converging linearly); Newton then stops by the stricter rule of NewtonStopRule below.
+//       static constexpr bool exact_jacobian = false;
 //       // Optional: called with the current iterate before each Jacobian is built, to refresh
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
 //       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3).
@@ -86,6 +89,43 @@ concept HasLinearise = requires(const P& p, const Real* x, NeighbourJacobian<Rea
 template <class P, class Real>
 concept HasBlockLinearise = requires(const P& p, const Real* x, Real* out, NeighbourBlocks<P::block_size, Real>& j) {
     p.linearise(0, x, x, x, out, j);
+};
+
+// Problems whose linearise is only an approximate Jacobian (static constexpr bool exact_jacobian
+// = false, e.g. DrgStage's midpoint-Hessian quasi-Newton) converge linearly.
+template <class P>
+concept ApproximateJacobian = requires {
+    requires !P::exact_jacobian;
+};
+
+// Newton's stopping rule, one call per step of max |dx| = step (iteration it, from 1).
+// Exact Jacobian: converged when step <= tolerance, or on round-off stagnation (within 64
+// tolerances and no longer halving, which for a quadratically convergent iteration happens only
+// when the residual is at round-off level).
+// Approximate Jacobian: linear convergence with a contraction theta leaves an error up to
+// theta/(1 - theta) times the last step, more than the step when theta > 1/2. So a small step
+// ends the solve only when it halved the one before (theta <= 1/2) or follows another step within
+// the tolerance; and stagnation (within 64 tolerances, no longer halving) only right after a
+// step that did halve, i.e. when the iteration was contracting well until round-off stopped it.
+template <bool exact, class Real>
+struct NewtonStopRule {
+    Real tolerance;
+    Real previous = std::numeric_limits<Real>::infinity();
+    bool previous_halved = false;  // the first step halves nothing
+
+    GEOMINT_HD bool converged(Real step, int it) {
+        const bool halved = step <= Real(0.5) * previous;  // true for the first step (previous = inf)
+        const bool stagnant = it > 1 && step <= Real(64) * tolerance && !halved;
+        bool done;
+        if constexpr (exact) {
+            done = step <= tolerance || stagnant;
+        } else {
+            done = (step <= tolerance && (halved || previous <= tolerance)) || (stagnant && previous_halved);
+        }
+        previous = step;
+        previous_halved = it > 1 && halved;
+        return done;
+    }
 };
 
 template <int N>
@@ -226,8 +266,7 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
     constexpr int B = Problem::block_size;
     const int d = problem.blocks();
     const BlockCyclicTridiagonal<B, Real> system{work, d};
-    const Real tol = newton_tolerance(options);
-    Real previous = std::numeric_limits<Real>::infinity();
+    detail::NewtonStopRule<!detail::ApproximateJacobian<Problem>, Real> stop{newton_tolerance(options)};
 
     for (int it = 1; it <= options.max_iterations; ++it) {
         if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
@@ -249,9 +288,7 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
                 step = std::fmax(step, std::fabs(dx));
             }
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
-        if (step <= tol) return {SolveStatus::ok, it};
-        if (it > 1 && step <= Real(64) * tol && step > Real(0.5) * previous) return {SolveStatus::ok, it};
-        previous = step;
+        if (stop.converged(step, it)) return {SolveStatus::ok, it};
     }
     return {SolveStatus::newton_max_iterations, options.max_iterations};
 }

@@ -70,8 +70,8 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     Real& broadcast = status[static_cast<std::size_t>(parts)];
     const StridedReals<Real> bad = team.shared().at(Solver::scratch_reals(parts));
     const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
-    const Real tol = newton_tolerance(options);
-    Real previous = std::numeric_limits<Real>::infinity();
+    // Every worker keeps the same rule state: they all see the same steps.
+    detail::NewtonStopRule<!detail::ApproximateJacobian<Problem>, Real> stop{newton_tolerance(options)};
     // Rows of part k (all rows when not partitioned).
     const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
     const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
@@ -116,9 +116,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
             step = std::fmax(step, largest[w]);
         }
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
-        if (step <= tol) return {SolveStatus::ok, it};
-        if (it > 1 && step <= Real(64) * tol && step > Real(0.5) * previous) return {SolveStatus::ok, it};
-        previous = step;
+        if (stop.converged(step, it)) return {SolveStatus::ok, it};
     }
     return {SolveStatus::newton_max_iterations, options.max_iterations};
 }

@@ -23,34 +23,63 @@ namespace geomint::spin {
 // Symmetric c = (u + v)/|u + v| everywhere, except plain Itoh-Abe (c = u), math §2.2.
 enum class Centre { symmetric, start };
 
-// Which Newton Jacobian a DRG stage builds (issue 10 items 1 and 3, chosen by measurement). On
-// the host the analytic blocks of DrgStage::linearise, 1-4.5x cheaper than dual numbers
-// (bench/RESULTS.md, "Spin Newton Jacobians"). On the GPU dual numbers with one column per pass
-// (local_newton.hpp) for every DRG gradient and system: the analytic blocks keep many 3 x 3
-// matrices alive at once (AVF's six accumulated per-node sums, the Itoh-Abe walk's derivative of
-// every intermediate), and ptxas measured for the plain double kernels (sm_90, CUDA 13.0,
-// registers / stack B / spill stores B, analytic -> dual; RESULTS, "2026-12-04 — Spin kernels:
-// dual-number Jacobians on the device"):
-//   top:               avf 234/96/0 -> 172/32/0, mp 182/32/0 -> 156/32/0,
-//                      ia 255/328/396 -> 240/32/0, sia 255/1208/1912 -> 254/32/0,
-//                      comp2 255/704/1396 -> 250/32/0, compsia 255/1296/2024 -> 255/72/56,
-//                      comp4 255/808/1468 -> 248/56/0;
-//   Heisenberg chain:  avf 255/816/860 -> 255/176/224, mp 230/32/0 -> 160/32/0,
-//                      mmp 162/32/0 -> 146/32/0, ia 255/112/188 -> 218/32/0,
-//                      sia 255/1112/1972 -> 254/32/0, comp2 255/504/984 -> 230/32/0,
-//                      compsia 255/1232/2116 -> 255/144/176, comp4 255/648/1236 -> 254/56/0;
-//   anisotropic chain: avf 255/832/876 -> 255/256/296, mp 234/32/0 -> 186/32/0,
-//                      mmp 162/32/0 -> 160/32/0, ia 255/112/176 -> 236/32/0,
-//                      sia 255/1184/1960 -> 255/112/164, comp2 255/496/936 -> 246/32/0,
-//                      compsia 255/1248/1968 -> 255/168/220, comp4 255/608/1072 -> 255/80/80.
-// Dual numbers everywhere but for mmp: its plain kernels take fewer registers with them, but its
-// portrait kernel on the Heisenberg chain more (168 against 162), so it keeps the analytic blocks.
+// Which Newton Jacobian a DRG stage builds (issue 10 items 1 and 3, chosen by measurement).
+enum class DrgJacobian {
+    analytic,          // the exact blocks of DrgStage::linearise (Gradient::linearise)
+    dual_numbers,      // the exact blocks by forward-mode AD, one column per pass on the GPU
+    midpoint_hessian,  // a quasi-Newton: exact residual, approximate blocks (DrgStage::linearise below)
+};
+
+// On the host the analytic blocks, 1-4.5x cheaper than dual numbers (bench/RESULTS.md, "Spin
+// Newton Jacobians"). On the GPU (ptxas for sm_90, CUDA 13.0, registers / stack B / spill stores
+// B of the plain double kernels; RESULTS, "2026-12-04 — Spin kernels: dual-number Jacobians on
+// the device" and "2026-12-04 — A quasi-Newton for the symmetric-centre DRG stages on the GPU"):
+// - Every stage with the symmetric centre but mp's and mmp's (avf, sia, comp2, compsia, comp4):
+//   midpoint_hessian. The exact Jacobians need a pass of the whole residual per column (dual
+//   numbers) or keep many 3 x 3 matrices alive (analytic), and spilled on the chains: AVF
+//   255/176/224 (Heisenberg) with dual numbers, sia 255/112/164 and comp4 255/80/80 (anisotropic
+//   chain). The quasi-Newton evaluates the residual once and the system's Hessian once per block
+//   row: no spills and fewer registers (figures in RESULTS), for up to three more iterations a
+//   stage at h = 0.05 (linear convergence at a rate O(h^2)), and 1.5-6.8x less arithmetic a stage
+//   than dual numbers, measured on the CPU (bench/bench_drg_device_jacobians.cpp).
+// - Gonzalez mp and plain Itoh-Abe ia (whose centre is u): dual numbers. mp takes fewer registers
+//   with them (160 against 166 on the Heisenberg chain); for ia the midpoint Hessian took 1.4-2x
+//   the iterations at h = 0.05 and failed to converge on the chains at h = 0.5.
+// - The local midpoint mmp: analytic (its portrait kernel takes fewer registers than with dual
+//   numbers, 162 against 168 on the Heisenberg chain).
+namespace detail {
+// The gradients whose stages run the quasi-Newton on the device (with the symmetric centre), and
+// their walk: 0 symmetric in u and v (AVF, symmetrised Itoh-Abe), 1 the forward Itoh-Abe walk, -1
+// its adjoint (DrgStage::linearise below).
+template <class Gradient>
+inline constexpr bool quasi_newton_on_device = false;
+template <class Rule, bool reduce_on_top>
+inline constexpr bool quasi_newton_on_device<BasicAvfGradient<Rule, reduce_on_top>> = true;
+template <IaDirection direction>
+inline constexpr bool quasi_newton_on_device<ItohAbeGradient<direction>> = true;
+
+template <class Gradient>
+inline constexpr int walk_of = 0;
+template <>
+inline constexpr int walk_of<ItohAbeGradient<IaDirection::forward>> = 1;
+template <>
+inline constexpr int walk_of<ItohAbeGradient<IaDirection::adjoint>> = -1;
+}  // namespace detail
+
+// The GPU's choice, named so that host tests can check it (tests/spin/test_drg_quasi_newton.cpp).
+template <Centre centre, class Gradient>
+inline constexpr DrgJacobian device_drg_jacobian = [] {
+    if (std::is_same_v<Gradient, LocalMidpointGradient>) return DrgJacobian::analytic;
+    if (detail::quasi_newton_on_device<Gradient> && centre == Centre::symmetric) return DrgJacobian::midpoint_hessian;
+    return DrgJacobian::dual_numbers;
+}();
+
 #if defined(__CUDA_ARCH__)
-template <class Gradient, class System>
-inline constexpr bool drg_analytic_jacobian = std::is_same_v<Gradient, LocalMidpointGradient>;
+template <Centre centre, class Gradient>
+inline constexpr DrgJacobian drg_jacobian = device_drg_jacobian<centre, Gradient>;
 #else
-template <class Gradient, class System>
-inline constexpr bool drg_analytic_jacobian = true;
+template <Centre centre, class Gradient>
+inline constexpr DrgJacobian drg_jacobian = DrgJacobian::analytic;
 #endif
 
 // One DRG step u -> v as a local problem (local_newton.hpp) with one 3-block per spin, the
@@ -58,9 +87,17 @@ inline constexpr bool drg_analytic_jacobian = true;
 // because phi_c maps onto the sphere. It is evaluated in increment form, (v_i - u_i) minus the
 // step retract_increment computes: the absolute form rounded phi_c(...) to an ulp of 1 in a way
 // that leaned to one side and drifted the energy linearly over long runs (math §2.6).
-template <Centre centre, class Gradient, class System, class Real>
+// `jacobian` is the Newton Jacobian it builds (drg_jacobian above: the host's and the GPU's
+// choices; the tests instantiate every choice on the host).
+template <Centre centre, class Gradient, class System, class Real,
+          DrgJacobian jacobian = drg_jacobian<centre, Gradient>>
 struct DrgStage {
     static constexpr int block_size = 3;
+    // local_newton.hpp: an approximate Jacobian converges linearly, and Newton's stopping rule
+    // must then ask for contraction as well as a small step. (A system without Hessian blocks
+    // falls back to dual numbers even where midpoint_hessian is asked for.)
+    static constexpr bool exact_jacobian =
+        !(jacobian == DrgJacobian::midpoint_hessian && HasGradientJacobian<System, Real>);
     const System& system;
     StridedSpins<Real> u;
     Real h;
@@ -99,11 +136,11 @@ struct DrgStage {
     //   dR/dv_{i+-1} = -N h [m]x dg/dv_{i+-1}.
     // Present when the gradient has an analytic linearisation for this system (every gradient of
     // drg_gradients.hpp has one where the system provides the derivatives it reads) and
-    // drg_analytic_jacobian selects it; otherwise local_newton_solve takes dual numbers.
+    // `jacobian` selects it; otherwise local_newton_solve takes dual numbers.
     GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const requires
-        drg_analytic_jacobian<Gradient, System> && requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c,
-                                                            const Mat3<Real>& dc, NeighbourJacobian<Real>& dg) {
+                                    NeighbourJacobian<Real>& jac) const requires(jacobian == DrgJacobian::analytic) &&
+        requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+                 NeighbourJacobian<Real>& dg) {
         { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
     }
     {
@@ -125,6 +162,78 @@ struct DrgStage {
         NeighbourJacobian<Real> dg;
         const Vec3<Real> g = gradient.linearise(system, n, c, dc, dg);
         const Vec3<Real> m = Real(0.5) * (n.u + n.v);
+        const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
+        const M3 np = normalise_jacobian(c + w);
+        const M3 hm = M3::cross_matrix(h * m);
+        const M3 dw = inverse_retract_dc(c, n.u) * dc + hm * dg.self - M3::cross_matrix((Real(0.5) * h) * g);
+        jac.self = M3::identity() - np * (dc + dw);
+        jac.left = Real(-1) * (np * (hm * dg.left));
+        jac.right = Real(-1) * (np * (hm * dg.right));
+        return (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
+    }
+
+    // The quasi-Newton of DrgJacobian::midpoint_hessian (math §3.1): the residual, the centre and
+    // the retraction exactly, and dg/dv from the system's Hessian blocks at the Euclidean midpoints
+    // m = (u + v)/2: for a gradient symmetric in u and v (AVF, symmetrised Itoh-Abe), (H_s -
+    // (m.grad H/m.m) I)/2 and H_{l,r}/2 (halved because m moves by half of v; the radial term is
+    // the sphere's curvature along the step, H(phi(x)) = H + x.grad H + (x^T H x - |x|^2 c.grad H)/2
+    // + ..., without which the count more than doubled); for the one-sided Itoh-Abe walks
+    // (comp2, comp4) the Hessian weighted by how far the walk has moved each coordinate. This
+    // differs from the exact dg/dv by O(|v - u|) = O(h), so the Jacobian by O(h^2) and Newton
+    // contracts linearly at a rate O(h^2): measured (tests/spin/test_drg_quasi_newton.cpp,
+    // RESULTS), 0-3 more iterations a stage at h = 0.05. The converged point is the same
+    // zero of the same residual, so the energy is preserved as before; only the stopping rule must
+    // see contraction (exact_jacobian above).
+    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+                                    NeighbourJacobian<Real>& jac) const
+        requires(jacobian == DrgJacobian::midpoint_hessian) &&
+        HasGradientJacobian<System, Real> {
+        using M3 = Mat3<Real>;
+        const Neighbourhood<Real, Real> n{i,
+                                          u.d,
+                                          u.get(u.wrap(i - 1)),
+                                          u.get(i),
+                                          u.get(u.wrap(i + 1)),
+                                          Vec3<Real>{left[0], left[1], left[2]},
+                                          Vec3<Real>{self[0], self[1], self[2]},
+                                          Vec3<Real>{right[0], right[1], right[2]}};
+        static_assert(centre == Centre::symmetric, "the midpoint Hessian is a Jacobian for the symmetric centre");
+        const Vec3<Real> c = symmetric_centre(n.u, n.v);
+        const M3 dc = normalise_jacobian(n.u + n.v);
+        const Vec3<Real> g = gradient(system, n, c);
+        const Vec3<Real> m = Real(0.5) * (n.u + n.v);
+        NeighbourJacobian<Real> dg;
+        {
+            const Vec3<Real> ml = Real(0.5) * (n.ul + n.vl), mr = Real(0.5) * (n.ur + n.vr);
+            const Vec3<Real> gm = System::is_chain ? system.gradient(ml, m, mr) : system.gradient(m, m, m);
+            const NeighbourJacobian<Real> hess =
+                System::is_chain ? system.gradient_jacobian(ml, m, mr) : system.gradient_jacobian(m, m, m);
+            const M3 hs = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+            const M3 radial = M3::identity(dot(m, gm) / dot(m, m));
+            constexpr int walk = detail::walk_of<Gradient>;
+            if constexpr (walk == 0) {
+                dg.self = Real(0.5) * (hs - radial);
+                dg.left = Real(0.5) * hess.left;
+                dg.right = Real(0.5) * hess.right;
+            } else {
+                // The walk moves v_i along e_1, then e_2 (forward; the adjoint in the reverse
+                // order): the leg along e_j sees a coordinate already walked in full and its own
+                // by half, so in the basis (e_1, e_2) dg is the Hessian weighted [[1/2, 0], [1, 1/2]]
+                // (transposed for the adjoint), and a neighbour enters in full when the walk has
+                // already moved it, not at all otherwise (itoh_abe in drg_gradients.hpp).
+                Vec3<Real> e1, e2;
+                tangent_basis(c, n.u.z, e1, e2);
+                const Vec3<Real> he1 = hs * e1, he2 = hs * e2;
+                const Real w12 = walk > 0 ? Real(0) : Real(1), w21 = walk > 0 ? Real(1) : Real(0);
+                dg.self = M3::outer(e1, (Real(0.5) * dot(e1, he1)) * e1 + (w12 * dot(e1, he2)) * e2) +
+                          M3::outer(e2, (w21 * dot(e2, he1)) * e1 + (Real(0.5) * dot(e2, he2)) * e2) -
+                          Real(0.5) * radial;
+                const bool moved_left = (n.i > 0) == (walk > 0), moved_right = (n.i < n.d - 1) == (walk < 0);
+                dg.left = moved_left ? hess.left : M3::zero();
+                dg.right = moved_right ? hess.right : M3::zero();
+            }
+            if constexpr (!System::is_chain) dg.left = dg.right = M3::zero();
+        }
         const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
         const M3 np = normalise_jacobian(c + w);
         const M3 hm = M3::cross_matrix(h * m);

@@ -153,19 +153,14 @@ struct BasicAvfGradient {
     }
 
     // Whether linearise takes the exact 8-node Jacobian, fused with the residual's nodes
-    // (reduce_on_top = false keeps the top, d = 1, on it). Always on the device: the reduced rule
-    // (a separate residual loop and node routine) cost the chain kernel 40 B more spill stores and
-    // the top's 2 more registers (ptxas, sm_90), and the kernels are held to their figures
-    // (tests/spin_kernel_ceilings.txt). For the same reason the exact branch keeps its own copy
-    // of the node algebra of AvfPaths::node: calling it cost the chain kernel 32 B more stack and
-    // 24 B more spill stores.
+    // (reduce_on_top = false keeps the top, d = 1, on it). The exact branch keeps its own copy of
+    // the node algebra of AvfPaths::node, as it was written when the GPU kernels still ran it (a
+    // call cost the chain kernel 32 B more stack); linearise is host code now (the GPU runs the
+    // quasi-Newton of DrgJacobian::midpoint_hessian, drg.hpp), and sharing the node is left for a
+    // change that shows the same bits in the golden CLI sums.
     template <class System>
     static constexpr bool exact_for() {
-#if defined(__CUDA_ARCH__)
-        return true;
-#else
         return JacobianRule::size == GaussLegendre<8>::size || (!System::is_chain && !reduce_on_top);
-#endif
     }
 
     // g and its total derivatives in v_{i-1}, v_i, v_{i+1} (dc = dc/dv_i), for the analytic
