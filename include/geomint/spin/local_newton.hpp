@@ -36,6 +36,12 @@ namespace geomint::spin {
 //       // out = residual block i and jacobian.m[0], m[1], m[2] = d out / d left, self, right.
 //       GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                 Real* out, NeighbourBlocks<B, Real>& jacobian) const;
+//       // Optional (any B), the same writing each Jacobian entry through sink(block, r, c, value)
+//       // into the solver's workspace instead of a NeighbourBlocks (blocks too large for a GPU
+//       // thread's registers; JacobianRowSink below):
+//       template <class Sink>
+//       GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right,
+//                                      Real* out, const Sink& sink) const;
 //       // Optional: false when linearise gives only an approximate Jacobian (a quasi-Newton,
 //       // converging linearly); Newton then stops by the stricter rule of NewtonStopRule below.
 //       static constexpr bool exact_jacobian = false;
@@ -126,6 +132,24 @@ struct NewtonStopRule {
         previous_halved = it > 1 && halved;
         return done;
     }
+};
+
+// Writes Jacobian entries of block row i straight into the solver's workspace: block 0, 1, 2 =
+// d/d left, own, right, entry (r, c). For problems whose blocks are too large for a thread's
+// registers or stack (collocation's 3 s x 3 s on the GPU), which then write each entry once.
+template <int B, class Real>
+struct JacobianRowSink {
+    const BlockCyclicTridiagonal<B, Real>& system;
+    int i;
+    GEOMINT_HD void operator()(int block, int r, int c, Real value) const {
+        (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
+    }
+};
+
+template <class P, class Real>
+concept HasLineariseInto = requires(const P& p, const Real* x, Real* out,
+                                    const JacobianRowSink<P::block_size, Real>& sink) {
+    p.linearise_into(0, x, x, x, out, sink);
 };
 
 template <int N>
@@ -238,6 +262,8 @@ GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagona
                 system.upper(i, a, c) = jac.right.m[a][c];
             }
         }
+    } else if constexpr (HasLineariseInto<Problem, Real>) {
+        problem.linearise_into(i, xl, xs, xr, out, JacobianRowSink<B, Real>{system, i});
     } else if constexpr (HasBlockLinearise<Problem, Real>) {
         NeighbourBlocks<B, Real> jac;
         problem.linearise(i, xl, xs, xr, out, jac);

@@ -26,6 +26,8 @@ struct CollocationTables {
     double weight[S];                       // b_j = int_0^1 l_j: v = phi_c(h sum_j b_j Z_j)
     double path[quadrature_nodes][S];       // int_0^{xi_q} l_j: sigma(xi_q)
     double integrand[quadrature_nodes][S];  // w_q l_j(xi_q) / b_j: G_j = sum_q integrand[q][j] f(xi_q)
+    double frozen[S][S];                    // sum_q integrand[q][k] path[q][j]: the quasi-Newton's dG weights
+    double middle[S];                       // int_0^{1/2} l_j: sigma(1/2)
 };
 
 // l_j(xi) = prod_{m != j} (xi - c_m)/(c_j - c_m) in product form (better conditioned than
@@ -62,6 +64,12 @@ GEOMINT_HD constexpr CollocationTables<S> make_collocation_tables() {
             t.integrand[q][j] = Rule::weight(q) * lagrange_basis<S>(j, Rule::node(q)) / t.weight[j];
         }
     }
+    for (int j = 0; j < S; ++j) t.middle[j] = lagrange_integral<S>(j, 0.5);
+    for (int k = 0; k < S; ++k)
+        for (int j = 0; j < S; ++j) {
+            t.frozen[k][j] = 0.0;
+            for (int q = 0; q < Rule::size; ++q) t.frozen[k][j] += t.integrand[q][k] * t.path[q][j];
+        }
     return t;
 }
 
@@ -84,18 +92,31 @@ GEOMINT_HD const CollocationTables<S>& collocation_table() {
 #endif
 }
 
-// Which Newton Jacobian the collocation steps build (issue 10 item 1, chosen by measurement). On the
-// host the analytic blocks of CollocationStep::linearise, several times cheaper than dual numbers
-// (bench/RESULTS.md, "Collocation Newton Jacobians"). On the GPU dual numbers with one column per
-// pass (local_newton.hpp): the analytic blocks keep 3 s^2 accumulated 3 x 3 matrices (up to 432
-// reals for coll8) alive through the quadrature loop, which a thread's registers cannot hold,
-// whereas a dual pass carries 8 B reals (RESULTS, same section: stack and spills per kernel).
+// Which Newton Jacobian the collocation steps build (issue 10 items 1 and 3, chosen by
+// measurement). On the host the analytic blocks of CollocationStep::linearise, several times
+// cheaper than dual numbers (bench/RESULTS.md, "Collocation Newton Jacobians"). On the GPU the
+// analytic blocks would keep 3 s^2 accumulated 3 x 3 matrices (up to 432 reals for coll8) alive
+// through the quadrature loop, which a thread's registers cannot hold. There (ptxas, sm_90,
+// registers / stack B / spill stores B of the plain double kernels; RESULTS, "2026-12-04 —
+// Collocation on the GPU: a quasi-Newton for coll6 and coll8 on chains"):
+// - coll6 and coll8 on chains: the quasi-Newton of CollocationStep::linearise_into
+//   (frozen_quadrature), whose entries go straight to the solver's workspace. Dual numbers with
+//   one column per pass spilled there (coll6 255/136-240/164-264, coll8 255/240-288/272-316); the
+//   quasi-Newton does not (coll6 246/288/0, coll8 248-254/368/0), for 6 iterations a step where
+//   Newton takes 3-4 at h = 0.05.
+// - coll4, and every s on the top: dual numbers with one column per pass, which took fewer
+//   registers and less stack than the quasi-Newton (coll4 on the Heisenberg chain 230/56/0
+//   against 246/208/0; coll8 on the top 208/80/0 against 220/368/0) and do not spill.
+enum class CollocationJacobian { analytic, dual_numbers, frozen_quadrature };
+template <int S, class System>
+inline constexpr CollocationJacobian device_collocation_jacobian =
+    S >= 3 && System::is_chain ? CollocationJacobian::frozen_quadrature : CollocationJacobian::dual_numbers;
 #if defined(__CUDA_ARCH__)
-template <int S>
-inline constexpr bool collocation_analytic_jacobian = false;
+template <int S, class System>
+inline constexpr CollocationJacobian collocation_jacobian = device_collocation_jacobian<S, System>;
 #else
-template <int S>
-inline constexpr bool collocation_analytic_jacobian = true;
+template <int S, class System>
+inline constexpr CollocationJacobian collocation_jacobian = CollocationJacobian::analytic;
 #endif
 
 // Which Newton the collocation steps run (issue 10 item 2, chosen by measurement: bench/RESULTS.md,
@@ -118,9 +139,12 @@ inline constexpr double collocation_jacobian_refresh = 0.5;
 // residual is c . Z_j and the zero has Z_j tangent without a constraint. Spin i couples to its
 // neighbours only through dH/ds_i at the quadrature points, so the Jacobian is block cyclic
 // tridiagonal (math §3).
-template <int S, class System, class Real>
+template <int S, class System, class Real, CollocationJacobian jacobian_choice = collocation_jacobian<S, System>>
 struct CollocationStep {
     static constexpr int block_size = 3 * S;
+    // local_newton.hpp: the frozen quadrature is an approximate Jacobian (stricter stopping rule).
+    static constexpr bool exact_jacobian =
+        !(jacobian_choice == CollocationJacobian::frozen_quadrature && HasGradientJacobian<System, Real>);
     const System& system;
     StridedSpins<Real> u;
     Real h;
@@ -172,7 +196,7 @@ struct CollocationStep {
     // cross product lies along U_k, which M maps to 0. It is kept, as the plain chain rule.)
     GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right, Real* out,
                               NeighbourBlocks<block_size, Real>& jacobian) const
-        requires(collocation_analytic_jacobian<S>&& HasGradientJacobian<System, Real>) {
+        requires(jacobian_choice == CollocationJacobian::analytic && HasGradientJacobian<System, Real>) {
         using M3 = Mat3<Real>;
         const CollocationTables<S>& tab = collocation_table<S>();
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
@@ -254,6 +278,98 @@ struct CollocationStep {
                     for (int a = 0; a < 3; ++a)
                         for (int e = 0; e < 3; ++e) jacobian.m[b][3 * k + a][3 * j + e] = block.m[a][e];
                 }
+        }
+    }
+
+    // The quasi-Newton of CollocationJacobian::frozen_quadrature (math §3.1): the residual and the
+    // stage part (K_u, K_G at the current U_k and G_k) exactly, and dG_k/dZ_j with its quadrature
+    // collapsed to one point, the middle of the path sigma(1/2): the node blocks a_b of linearise
+    // taken there once, weighted by h frozen[k][j] = h sum_q integrand[q][k] path[q][j]. The path
+    // points are O(h) from it, so this dG is off by O(h^2) and Newton contracts linearly at a rate
+    // O(h^2) (the middle took fewer iterations than sigma = 0: 8-10 against 10-12 on chains at
+    // h = 0.2). Three 3 x 3 node blocks instead of 3 s^2 accumulated ones, and the entries go to
+    // the solver's workspace through the sink, not through a 3 s x 3 s array on the stack (a
+    // NeighbourBlocks took coll8's stack to 3.8 KB).
+    template <class Sink>
+    GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right, Real* out,
+                                   const Sink& sink) const
+        requires(jacobian_choice == CollocationJacobian::frozen_quadrature && HasGradientJacobian<System, Real>) {
+        using M3 = Mat3<Real>;
+        const CollocationTables<S>& tab = collocation_table<S>();
+        constexpr int Q = CollocationTables<S>::quadrature_nodes;
+        const Vec3<Real> c = u.get(i);
+        Vec3<Real> g[S];
+        for (int j = 0; j < S; ++j) g[j] = Vec3<Real>{Real(0), Real(0), Real(0)};
+        for (int q = 0; q < Q; ++q) {
+            const Vec3<Real> x = path_point(tab.path[q], self);
+            const Vec3<Real> y = retract(c, x);
+            Vec3<Real> yl = y, yr = y;
+            if constexpr (System::is_chain) {
+                yl = retract(u.get(u.wrap(i - 1)), path_point(tab.path[q], left));
+                yr = retract(u.get(u.wrap(i + 1)), path_point(tab.path[q], right));
+            }
+            const Vec3<Real> f = tangent_retract(c, x, system.gradient(yl, y, yr));
+            for (int j = 0; j < S; ++j) g[j] += Real(tab.integrand[q][j]) * f;
+        }
+        // The node blocks at the middle of the path, xi = 1/2 (the analytic linearise's a_b there).
+        M3 a[3];
+        {
+            const auto point = [](const Vec3<Real>& centre, const Vec3<Real>& x, Vec3<Real>& y, M3& n) {
+                const Vec3<Real> sum = centre + x;
+                const Real inv = Real(1) / norm(sum);
+                y = inv * sum;
+                n = M3::identity(inv) - M3::outer(inv * y, y);
+                return inv;
+            };
+            Vec3<Real> y;
+            M3 p;
+            const Real inv = point(c, path_point(tab.middle, self), y, p);
+            Vec3<Real> yl = y, yr = y;
+            M3 pl = p, pr = p;
+            if constexpr (System::is_chain) {
+                point(u.get(u.wrap(i - 1)), path_point(tab.middle, left), yl, pl);
+                point(u.get(u.wrap(i + 1)), path_point(tab.middle, right), yr, pr);
+            }
+            const Vec3<Real> grad = system.gradient(yl, y, yr);
+            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl, y, yr);
+            const Real yg = dot(y, grad);
+            const Vec3<Real> f = inv * (grad - yg * y);
+            const M3 df = Real(-inv) * ((M3::identity(yg) + M3::outer(y, grad)) * p + M3::outer(f, y));
+            if constexpr (System::is_chain) {
+                a[0] = p * hess.left * pl;
+                a[1] = df + p * hess.self * p;
+                a[2] = p * hess.right * pr;
+            } else {
+                a[1] = df + p * (hess.left + hess.self + hess.right) * p;
+                a[0] = a[2] = M3::zero();
+            }
+        }
+        for (int k = 0; k < S; ++k) {
+            const Vec3<Real> sigma = path_point(tab.stage[k], self);
+            const Vec3<Real> uk = retract(c, sigma);
+            const Vec3<Real> w = tangent_inverse_retract_transpose(c, uk, g[k]);
+            const Vec3<Real> v = cross(uk, w);
+            const Vec3<Real> r =
+                Vec3<Real>{self[3 * k], self[3 * k + 1], self[3 * k + 2]} - tangent_inverse_retract(c, uk, v);
+            const M3 m = tangent_inverse_retract_matrix(c, uk);
+            const M3 ku =
+                tangent_inverse_retract_du(c, uk, v) +
+                m * (M3::cross_matrix(uk) * tangent_inverse_retract_transpose_du(c, uk, g[k]) - M3::cross_matrix(w));
+            const M3 kun = ku * normalise_jacobian(c + sigma);
+            const M3 kg = m * M3::cross_matrix(uk) * tangent_inverse_retract_transpose_matrix(c, uk);
+            for (int e = 0; e < 3; ++e) out[3 * k + e] = r[e];
+            for (int b = 0; b < 3; ++b) {
+                const M3 kga = kg * a[b];
+                for (int j = 0; j < S; ++j) {
+                    M3 block = Real(-(h * Real(tab.frozen[k][j]))) * kga;
+                    if (b == 1) {
+                        block += Real(-(h * Real(tab.stage[k][j]))) * kun;
+                        if (j == k) block += M3::identity();
+                    }
+                    for (int row = 0; row < 3; ++row)
+                        for (int col = 0; col < 3; ++col) sink(b, 3 * k + row, 3 * j + col, block.m[row][col]);
+                }
+            }
         }
     }
 
