@@ -83,7 +83,9 @@ void check(const std::string& what, const System& system, int d) {
                 worst = std::fmax(worst, std::fabs(exact.x[k] - quasi.x[k]));
             EXPECT_LE(worst, 1e-14);
             EXPECT_GE(quasi.outcome.iterations, exact.outcome.iterations);
-            if (h == 0.05) EXPECT_LE(quasi.outcome.iterations, 2 * exact.outcome.iterations);
+            if (h == 0.05) {
+                EXPECT_LE(quasi.outcome.iterations, 2 * exact.outcome.iterations);
+            }
         }
 }
 

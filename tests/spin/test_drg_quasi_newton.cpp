@@ -97,7 +97,9 @@ void check_against_exact(const std::string& what, const System& system, int d) {
             EXPECT_LE(max_difference(exact.x, quasi.x), 1e-14);
             EXPECT_GT(max_difference(u, quasi.x), 1e-4) << "the stage did not move";
             EXPECT_GE(quasi.outcome.iterations, exact.outcome.iterations);
-            if (h == 0.05) EXPECT_LE(quasi.outcome.iterations, 2 * exact.outcome.iterations);
+            if (h == 0.05) {
+                EXPECT_LE(quasi.outcome.iterations, 2 * exact.outcome.iterations);
+            }
         }
 }
 

@@ -107,14 +107,7 @@ struct DrgStage {
 
     template <class T>
     GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
-        const Neighbourhood<T, Real> n{i,
-                                       u.d,
-                                       u.get(u.wrap(i - 1)),
-                                       u.get(i),
-                                       u.get(u.wrap(i + 1)),
-                                       Vec3<T>{left[0], left[1], left[2]},
-                                       Vec3<T>{self[0], self[1], self[2]},
-                                       Vec3<T>{right[0], right[1], right[2]}};
+        const Neighbourhood<T, Real> n = neighbourhood(i, left, self, right);
         Vec3<T> c;
         if constexpr (centre == Centre::symmetric) {
             c = symmetric_centre(n.u, n.v);
@@ -145,14 +138,7 @@ struct DrgStage {
     }
     {
         using M3 = Mat3<Real>;
-        const Neighbourhood<Real, Real> n{i,
-                                          u.d,
-                                          u.get(u.wrap(i - 1)),
-                                          u.get(i),
-                                          u.get(u.wrap(i + 1)),
-                                          Vec3<Real>{left[0], left[1], left[2]},
-                                          Vec3<Real>{self[0], self[1], self[2]},
-                                          Vec3<Real>{right[0], right[1], right[2]}};
+        const Neighbourhood<Real, Real> n = neighbourhood(i, left, self, right);
         Vec3<Real> c = n.u;
         M3 dc = M3::zero();
         if constexpr (centre == Centre::symmetric) {
@@ -161,15 +147,7 @@ struct DrgStage {
         }
         NeighbourJacobian<Real> dg;
         const Vec3<Real> g = gradient.linearise(system, n, c, dc, dg);
-        const Vec3<Real> m = Real(0.5) * (n.u + n.v);
-        const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
-        const M3 np = normalise_jacobian(c + w);
-        const M3 hm = M3::cross_matrix(h * m);
-        const M3 dw = inverse_retract_dc(c, n.u) * dc + hm * dg.self - M3::cross_matrix((Real(0.5) * h) * g);
-        jac.self = M3::identity() - np * (dc + dw);
-        jac.left = Real(-1) * (np * (hm * dg.left));
-        jac.right = Real(-1) * (np * (hm * dg.right));
-        return (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
+        return stage_blocks(n, c, dc, g, dg, jac);
     }
 
     // The quasi-Newton of DrgJacobian::midpoint_hessian (math §3.1): the residual, the centre and
@@ -189,14 +167,7 @@ struct DrgStage {
         requires(jacobian == DrgJacobian::midpoint_hessian) &&
         HasGradientJacobian<System, Real> {
         using M3 = Mat3<Real>;
-        const Neighbourhood<Real, Real> n{i,
-                                          u.d,
-                                          u.get(u.wrap(i - 1)),
-                                          u.get(i),
-                                          u.get(u.wrap(i + 1)),
-                                          Vec3<Real>{left[0], left[1], left[2]},
-                                          Vec3<Real>{self[0], self[1], self[2]},
-                                          Vec3<Real>{right[0], right[1], right[2]}};
+        const Neighbourhood<Real, Real> n = neighbourhood(i, left, self, right);
         static_assert(centre == Centre::symmetric, "the midpoint Hessian is a Jacobian for the symmetric centre");
         const Vec3<Real> c = symmetric_centre(n.u, n.v);
         const M3 dc = normalise_jacobian(n.u + n.v);
@@ -234,6 +205,35 @@ struct DrgStage {
             }
             if constexpr (!System::is_chain) dg.left = dg.right = M3::zero();
         }
+        return stage_blocks(n, c, dc, g, dg, jac);
+    }
+
+    GEOMINT_HD void prepare(StridedReals<Real> x) {
+        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); })
+            gradient.prepare(system, u, x.spins(u.d));
+    }
+
+private:
+    // Spin i's neighbourhood: the known u (periodic) and the unknown blocks left, self, right.
+    template <class T>
+    GEOMINT_HD Neighbourhood<T, Real> neighbourhood(int i, const T* left, const T* self, const T* right) const {
+        return Neighbourhood<T, Real>{i,
+                                      u.d,
+                                      u.get(u.wrap(i - 1)),
+                                      u.get(i),
+                                      u.get(u.wrap(i + 1)),
+                                      Vec3<T>{left[0], left[1], left[2]},
+                                      Vec3<T>{self[0], self[1], self[2]},
+                                      Vec3<T>{right[0], right[1], right[2]}};
+    }
+
+    // The stage map's blocks from g and its derivatives dg (exact or approximate), the formulas
+    // above the analytic linearise; returns the residual block.
+    GEOMINT_HD Vec3<Real> stage_blocks(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+                                       const Vec3<Real>& g, const NeighbourJacobian<Real>& dg,
+                                       NeighbourJacobian<Real>& jac) const {
+        using M3 = Mat3<Real>;
+        const Vec3<Real> m = Real(0.5) * (n.u + n.v);
         const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
         const M3 np = normalise_jacobian(c + w);
         const M3 hm = M3::cross_matrix(h * m);
@@ -242,11 +242,6 @@ struct DrgStage {
         jac.left = Real(-1) * (np * (hm * dg.left));
         jac.right = Real(-1) * (np * (hm * dg.right));
         return (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
-    }
-
-    GEOMINT_HD void prepare(StridedReals<Real> x) {
-        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); })
-            gradient.prepare(system, u, x.spins(u.d));
     }
 };
 
