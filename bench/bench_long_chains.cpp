@@ -20,6 +20,7 @@
 #include "geomint/spin/team_newton.hpp"
 #include "geomint/type_list.hpp"
 #include "openmp_team.hpp"
+#include "skip_without_cuda_device.hpp"
 #include "spin_batch.hpp"
 
 namespace {
@@ -91,13 +92,7 @@ void cpu_cases(benchmark::internal::Benchmark* b) {
 // Arguments: scheme index in kSchemes, spins, chains, steps, layout (0: one thread per chain, 1: one
 // block per chain). The crossover is where layout 1 becomes faster at a given d and chain count.
 void BM_long_chain_cuda(benchmark::State& state) {
-    const auto device = geomint::cuda_device_info();
-    if (!device.usable) {
-        state.SkipWithError(("no CUDA device: " + device.description).c_str());
-        for (auto _ : state) {
-        }
-        return;
-    }
+    if (geomint::skip_without_cuda_device(state)) return;
     const int spins = static_cast<int>(state.range(1));
     const auto chains = static_cast<std::size_t>(state.range(2));
     const geomint::SpinStepSettings<double> step{0.05, state.range(3), {}};

@@ -12,6 +12,7 @@
 
 #include "cuda_backend.hpp"
 #include "lookahead_compute.hpp"
+#include "skip_without_cuda_device.hpp"
 
 namespace {
 
@@ -49,17 +50,8 @@ std::size_t consume(const geomint::PendulumBatchView<Real>& out, std::size_t n, 
     return text.size();
 }
 
-bool skip_without_device(benchmark::State& state) {
-    const auto device = geomint::cuda_device_info();
-    if (device.usable) return false;
-    state.SkipWithError(("no CUDA device: " + device.description).c_str());
-    for (auto _ : state) {
-    }
-    return true;
-}
-
 void BM_chunks_cuda_synchronous(benchmark::State& state) {
-    if (skip_without_device(state)) return;
+    if (geomint::skip_without_cuda_device(state)) return;
     const Work w = work_for(state);
     geomint::PendulumCudaRunner<Real> runner(geomint::make_pendulum_model("simpson"), {1e-3, w.steps, {}}, w.chunk);
     std::string text;
@@ -82,7 +74,7 @@ void BM_chunks_cuda_synchronous(benchmark::State& state) {
 }
 
 void BM_chunks_cuda_overlapped(benchmark::State& state) {
-    if (skip_without_device(state)) return;
+    if (geomint::skip_without_cuda_device(state)) return;
     const Work w = work_for(state);
     geomint::PendulumCudaRunner<Real> runner(geomint::make_pendulum_model("simpson"), {1e-3, w.steps, {}}, w.chunk);
     std::string text;

@@ -8,6 +8,7 @@
 #include "geomint/pendulum/registry.hpp"
 #include "pendulum_batch.hpp"
 #include "registry_lookup.hpp"
+#include "skip_without_cuda_device.hpp"
 
 namespace {
 
@@ -102,12 +103,7 @@ void BM_pendulum_plain_scalar_loop(benchmark::State& state) {
 
 template <class Real>
 void BM_pendulum_cuda(benchmark::State& state) {
-    if (!geomint::cuda_device_info().usable) {
-        state.SkipWithError(("no CUDA device: " + geomint::cuda_device_info().description).c_str());
-        for (auto _ : state) {
-        }
-        return;
-    }
+    if (geomint::skip_without_cuda_device(state)) return;
     const auto n = static_cast<std::size_t>(state.range(1));
     const long long steps = 1000;
     auto batch = make_batch<Real>(n);

@@ -17,6 +17,7 @@
 #include "geomint/spin/random_spins.hpp"
 #include "geomint/spin/registry.hpp"
 #include "geomint/type_list.hpp"
+#include "skip_without_cuda_device.hpp"
 #include "spin_batch.hpp"
 
 namespace {
@@ -71,13 +72,7 @@ void BM_spin_cpu(benchmark::State& state) {
 }
 
 void BM_spin_cuda(benchmark::State& state) {
-    const auto device = geomint::cuda_device_info();
-    if (!device.usable) {
-        state.SkipWithError(("no CUDA device: " + device.description).c_str());
-        for (auto _ : state) {
-        }
-        return;
-    }
+    if (geomint::skip_without_cuda_device(state)) return;
     const int spins = static_cast<int>(state.range(1));
     const auto chains = static_cast<std::size_t>(state.range(2));
     SpinBatch batch = random_batch(spins, chains);
