@@ -210,69 +210,26 @@ struct CollocationStep {
             for (int b = 0; b < neighbours; ++b)
                 for (int j = 0; j < S; ++j) dg[b][k][j] = M3::zero();
         }
-        // phi_c(x) = (c + x)/|c + x| and N(c + x) = T_x phi_c = d phi_c/dx from one square root and
-        // one division (as separate calls to retract, normalise_jacobian and tangent_retract_dp they
-        // took four of each per node, half of the top's coll4 run).
-        const auto point = [](const Vec3<Real>& centre, const Vec3<Real>& x, Vec3<Real>& y, M3& n) {
-            const Vec3<Real> sum = centre + x;
-            const Real inv = Real(1) / norm(sum);
-            y = inv * sum;
-            n = M3::identity(inv) - M3::outer(inv * y, y);
-            return inv;
-        };
         for (int q = 0; q < Q; ++q) {
-            Vec3<Real> y;
-            M3 p;
-            const Real inv = point(c, path_point(tab.path[q], self), y, p);
-            Vec3<Real> yl = y, yr = y;
-            M3 pl = p, pr = p;
-            if constexpr (System::is_chain) {
-                point(u.get(u.wrap(i - 1)), path_point(tab.path[q], left), yl, pl);
-                point(u.get(u.wrap(i + 1)), path_point(tab.path[q], right), yr, pr);
-            }
-            const Vec3<Real> grad = system.gradient(yl, y, yr);
-            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl, y, yr);
-            // f = T_x phi_c grad = (grad - y (y.grad))/|c + x| and its derivative in x for fixed
-            // grad (tangent_retract_dp, mat3.hpp): -((y.grad) N + y grad^T N + f y^T)/|c + x|.
-            const Real yg = dot(y, grad);
-            const Vec3<Real> f = inv * (grad - yg * y);
-            const M3 df = Real(-inv) * ((M3::identity(yg) + M3::outer(y, grad)) * p + M3::outer(f, y));
-            M3 a[neighbours];
-            if constexpr (System::is_chain) {
-                a[0] = p * hess.left * pl;
-                a[1] = df + p * hess.self * p;
-                a[2] = p * hess.right * pr;
-            } else {
-                a[0] = df + p * (hess.left + hess.self + hess.right) * p;
-            }
+            M3 a[3];
+            const Vec3<Real> f = node_blocks(i, tab.path[q], left, self, right, a);
             for (int k = 0; k < S; ++k) {
                 g[k] += Real(tab.integrand[q][k]) * f;
                 for (int j = 0; j < S; ++j) {
                     const Real w = Real(tab.integrand[q][k]) * (h * Real(tab.path[q][j]));
-                    for (int b = 0; b < neighbours; ++b) dg[b][k][j] += w * a[b];
+                    for (int b = 0; b < neighbours; ++b) dg[b][k][j] += w * a[System::is_chain ? b : 1];
                 }
             }
         }
         for (int k = 0; k < S; ++k) {
-            const Vec3<Real> sigma = path_point(tab.stage[k], self);
-            const Vec3<Real> uk = retract(c, sigma);
-            const Vec3<Real> w = tangent_inverse_retract_transpose(c, uk, g[k]);
-            const Vec3<Real> v = cross(uk, w);
-            const Vec3<Real> r =
-                Vec3<Real>{self[3 * k], self[3 * k + 1], self[3 * k + 2]} - tangent_inverse_retract(c, uk, v);
-            const M3 m = tangent_inverse_retract_matrix(c, uk);
-            const M3 ku =
-                tangent_inverse_retract_du(c, uk, v) +
-                m * (M3::cross_matrix(uk) * tangent_inverse_retract_transpose_du(c, uk, g[k]) - M3::cross_matrix(w));
-            const M3 kun = ku * normalise_jacobian(c + sigma);
-            const M3 kg = m * M3::cross_matrix(uk) * tangent_inverse_retract_transpose_matrix(c, uk);
-            for (int a = 0; a < 3; ++a) out[3 * k + a] = r[a];
+            const StagePart part = stage_part(i, k, self, g[k]);
+            for (int a = 0; a < 3; ++a) out[3 * k + a] = part.r[a];
             for (int b = 0; b < 3; ++b)
                 for (int j = 0; j < S; ++j) {
                     M3 block = M3::zero();
-                    if (System::is_chain || b == 1) block = Real(-1) * (kg * dg[System::is_chain ? b : own][k][j]);
+                    if (System::is_chain || b == 1) block = Real(-1) * (part.kg * dg[System::is_chain ? b : own][k][j]);
                     if (b == 1) {
-                        block += Real(-(h * Real(tab.stage[k][j]))) * kun;
+                        block += Real(-(h * Real(tab.stage[k][j]))) * part.kun;
                         if (j == k) block += M3::identity();
                     }
                     for (int a = 0; a < 3; ++a)
@@ -298,6 +255,9 @@ struct CollocationStep {
         const CollocationTables<S>& tab = collocation_table<S>();
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
         const Vec3<Real> c = u.get(i);
+        // G_k by residual's quadrature loop, repeated in Real: residual calling a shared loop grew
+        // the top's dual-number kernels (coll6 184 -> 206 registers, coll8 208 -> 228; RESULTS,
+        // "Collocation on the GPU: a quasi-Newton").
         Vec3<Real> g[S];
         for (int j = 0; j < S; ++j) g[j] = Vec3<Real>{Real(0), Real(0), Real(0)};
         for (int q = 0; q < Q; ++q) {
@@ -313,57 +273,16 @@ struct CollocationStep {
         }
         // The node blocks at the middle of the path, xi = 1/2 (the analytic linearise's a_b there).
         M3 a[3];
-        {
-            const auto point = [](const Vec3<Real>& centre, const Vec3<Real>& x, Vec3<Real>& y, M3& n) {
-                const Vec3<Real> sum = centre + x;
-                const Real inv = Real(1) / norm(sum);
-                y = inv * sum;
-                n = M3::identity(inv) - M3::outer(inv * y, y);
-                return inv;
-            };
-            Vec3<Real> y;
-            M3 p;
-            const Real inv = point(c, path_point(tab.middle, self), y, p);
-            Vec3<Real> yl = y, yr = y;
-            M3 pl = p, pr = p;
-            if constexpr (System::is_chain) {
-                point(u.get(u.wrap(i - 1)), path_point(tab.middle, left), yl, pl);
-                point(u.get(u.wrap(i + 1)), path_point(tab.middle, right), yr, pr);
-            }
-            const Vec3<Real> grad = system.gradient(yl, y, yr);
-            const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl, y, yr);
-            const Real yg = dot(y, grad);
-            const Vec3<Real> f = inv * (grad - yg * y);
-            const M3 df = Real(-inv) * ((M3::identity(yg) + M3::outer(y, grad)) * p + M3::outer(f, y));
-            if constexpr (System::is_chain) {
-                a[0] = p * hess.left * pl;
-                a[1] = df + p * hess.self * p;
-                a[2] = p * hess.right * pr;
-            } else {
-                a[1] = df + p * (hess.left + hess.self + hess.right) * p;
-                a[0] = a[2] = M3::zero();
-            }
-        }
+        node_blocks(i, tab.middle, left, self, right, a);
         for (int k = 0; k < S; ++k) {
-            const Vec3<Real> sigma = path_point(tab.stage[k], self);
-            const Vec3<Real> uk = retract(c, sigma);
-            const Vec3<Real> w = tangent_inverse_retract_transpose(c, uk, g[k]);
-            const Vec3<Real> v = cross(uk, w);
-            const Vec3<Real> r =
-                Vec3<Real>{self[3 * k], self[3 * k + 1], self[3 * k + 2]} - tangent_inverse_retract(c, uk, v);
-            const M3 m = tangent_inverse_retract_matrix(c, uk);
-            const M3 ku =
-                tangent_inverse_retract_du(c, uk, v) +
-                m * (M3::cross_matrix(uk) * tangent_inverse_retract_transpose_du(c, uk, g[k]) - M3::cross_matrix(w));
-            const M3 kun = ku * normalise_jacobian(c + sigma);
-            const M3 kg = m * M3::cross_matrix(uk) * tangent_inverse_retract_transpose_matrix(c, uk);
-            for (int e = 0; e < 3; ++e) out[3 * k + e] = r[e];
+            const StagePart part = stage_part(i, k, self, g[k]);
+            for (int e = 0; e < 3; ++e) out[3 * k + e] = part.r[e];
             for (int b = 0; b < 3; ++b) {
-                const M3 kga = kg * a[b];
+                const M3 kga = part.kg * a[b];
                 for (int j = 0; j < S; ++j) {
                     M3 block = Real(-(h * Real(tab.frozen[k][j]))) * kga;
                     if (b == 1) {
-                        block += Real(-(h * Real(tab.stage[k][j]))) * kun;
+                        block += Real(-(h * Real(tab.stage[k][j]))) * part.kun;
                         if (j == k) block += M3::identity();
                     }
                     for (int row = 0; row < 3; ++row)
@@ -380,6 +299,77 @@ private:
         Vec3<T> x{T(0), T(0), T(0)};
         for (int j = 0; j < S; ++j) x += (h * Real(coefficient[j])) * Vec3<T>{z[3 * j], z[3 * j + 1], z[3 * j + 2]};
         return x;
+    }
+
+    // phi_c(x) = (c + x)/|c + x| and N(c + x) = T_x phi_c = d phi_c/dx from one square root and one
+    // division; returns 1/|c + x|. (As separate calls to retract, normalise_jacobian and
+    // tangent_retract_dp they took four of each per node, half of the top's coll4 run.)
+    GEOMINT_HD static Real unit_point(const Vec3<Real>& centre, const Vec3<Real>& x, Vec3<Real>& y, Mat3<Real>& n) {
+        const Vec3<Real> sum = centre + x;
+        const Real inv = Real(1) / norm(sum);
+        y = inv * sum;
+        n = Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y);
+        return inv;
+    }
+
+    // At the path point sigma = path_point(coefficient) of spin i and of its neighbours: the
+    // integrand f = T_x phi_c grad H(y) (returned) and the node blocks a_b of dG/dZ (see
+    // linearise): a[0], a[2] the neighbours' P H_l P^l and P H_r P^r, a[1] the own
+    // D_x T_x phi_c [grad H] + P H_s P; on the top a[1] holds the three Hessian blocks summed and
+    // a[0] = a[2] = 0. Real only: the analytic linearise at every node, the quasi-Newton once.
+    GEOMINT_HD Vec3<Real> node_blocks(int i, const double (&coefficient)[S], const Real* left, const Real* self,
+                                      const Real* right, Mat3<Real> (&a)[3]) const {
+        using M3 = Mat3<Real>;
+        const Vec3<Real> c = u.get(i);
+        Vec3<Real> y;
+        M3 p;
+        const Real inv = unit_point(c, path_point(coefficient, self), y, p);
+        Vec3<Real> yl = y, yr = y;
+        M3 pl = p, pr = p;
+        if constexpr (System::is_chain) {
+            unit_point(u.get(u.wrap(i - 1)), path_point(coefficient, left), yl, pl);
+            unit_point(u.get(u.wrap(i + 1)), path_point(coefficient, right), yr, pr);
+        }
+        const Vec3<Real> grad = system.gradient(yl, y, yr);
+        const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl, y, yr);
+        // f = T_x phi_c grad = (grad - y (y.grad))/|c + x| and its derivative in x for fixed
+        // grad (tangent_retract_dp, mat3.hpp): -((y.grad) N + y grad^T N + f y^T)/|c + x|.
+        const Real yg = dot(y, grad);
+        const Vec3<Real> f = inv * (grad - yg * y);
+        const M3 df = Real(-inv) * ((M3::identity(yg) + M3::outer(y, grad)) * p + M3::outer(f, y));
+        if constexpr (System::is_chain) {
+            a[0] = p * hess.left * pl;
+            a[1] = df + p * hess.self * p;
+            a[2] = p * hess.right * pr;
+        } else {
+            a[1] = df + p * (hess.left + hess.self + hess.right) * p;
+            a[0] = a[2] = M3::zero();
+        }
+        return f;
+    }
+
+    // Stage k's part of spin i's residual, r_k = Z_k - M (U_k x M^T G_k), and its derivatives (see
+    // linearise): kun = K_u T_{sigma_k} phi_c (dU_k/dZ_j = h stage[k][j] times it) and kg = K_G.
+    struct StagePart {
+        Vec3<Real> r;
+        Mat3<Real> kun, kg;
+    };
+    GEOMINT_HD StagePart stage_part(int i, int k, const Real* self, const Vec3<Real>& gk) const {
+        using M3 = Mat3<Real>;
+        const CollocationTables<S>& tab = collocation_table<S>();
+        const Vec3<Real> c = u.get(i);
+        const Vec3<Real> sigma = path_point(tab.stage[k], self);
+        const Vec3<Real> uk = retract(c, sigma);
+        const Vec3<Real> w = tangent_inverse_retract_transpose(c, uk, gk);
+        const Vec3<Real> v = cross(uk, w);
+        const Vec3<Real> r =
+            Vec3<Real>{self[3 * k], self[3 * k + 1], self[3 * k + 2]} - tangent_inverse_retract(c, uk, v);
+        const M3 m = tangent_inverse_retract_matrix(c, uk);
+        const M3 ku =
+            tangent_inverse_retract_du(c, uk, v) +
+            m * (M3::cross_matrix(uk) * tangent_inverse_retract_transpose_du(c, uk, gk) - M3::cross_matrix(w));
+        return {r, ku * normalise_jacobian(c + sigma),
+                m * M3::cross_matrix(uk) * tangent_inverse_retract_transpose_matrix(c, uk)};
     }
 };
 

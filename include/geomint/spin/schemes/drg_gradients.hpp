@@ -153,11 +153,7 @@ struct BasicAvfGradient {
     }
 
     // Whether linearise takes the exact 8-node Jacobian, fused with the residual's nodes
-    // (reduce_on_top = false keeps the top, d = 1, on it). The exact branch keeps its own copy of
-    // the node algebra of AvfPaths::node, as it was written when the GPU kernels still ran it (a
-    // call cost the chain kernel 32 B more stack); linearise is host code now (the GPU runs the
-    // quasi-Newton of DrgJacobian::midpoint_hessian, drg.hpp), and sharing the node is left for a
-    // change that shows the same bits in the golden CLI sums.
+    // (reduce_on_top = false keeps the top, d = 1, on it).
     template <class System>
     static constexpr bool exact_for() {
         return JacobianRule::size == GaussLegendre<8>::size || (!System::is_chain && !reduce_on_top);
@@ -168,6 +164,7 @@ struct BasicAvfGradient {
     // tangent_retract is f(p, a) = N a, so df = (df/dp) dp + N H dy, and dp/dv_i =
     // dc + (1 - xi) dxu + xi dxv with x = phi_c^{-1} differentiated in c and in v. The
     // neighbours enter only through their own y (and the top's three gradient arguments are y).
+    // Host code: the GPU runs the quasi-Newton of DrgJacobian::midpoint_hessian (drg.hpp).
     template <class System, class Real>
     requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
                                                                                const Neighbourhood<Real, Real>& n,
@@ -176,61 +173,35 @@ struct BasicAvfGradient {
                                                                                NeighbourJacobian<Real>& dg)
     const {
         using M3 = Mat3<Real>;
-        if constexpr (exact_for<System>()) {
-            const PathJacobian<Real> own(c, dc, n.u, n.v);
-            PathJacobian<Real> pl = own, pr = own;
+        const AvfPaths<Real> paths(system, n, c, dc);
+        // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
+        // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
+        // instead of one per node.
+        M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
+        const auto add_node = [&](Real w, Real xi, const NeighbourJacobian<Real>& k) {
+            s0 += w * k.self;
+            s1 += (w * xi) * k.self;
             if constexpr (System::is_chain) {
-                pl = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
-                pr = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
+                l0 += w * k.left;
+                l1 += (w * xi) * k.left;
+                r0 += w * k.right;
+                r1 += (w * xi) * k.right;
             }
-            // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
-            // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
-            // instead of one per node.
-            Vec3<Real> g{Real(0), Real(0), Real(0)};
-            M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
-            using Rule = GaussLegendre<8>;
+        };
+        Vec3<Real> g{Real(0), Real(0), Real(0)};
+        using Rule = GaussLegendre<8>;
+        if constexpr (exact_for<System>()) {
+            // The residual's nodes are the Jacobian's: g is the sum of node()'s f.
             for (int q = 0; q < Rule::size; ++q) {
                 const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
-                const UnitJacobian<Real> y(own.point(xi));
-                UnitJacobian<Real> yl = y, yr = y;
-                if constexpr (System::is_chain) {
-                    yl = UnitJacobian<Real>(pl.point(xi));
-                    yr = UnitJacobian<Real>(pr.point(xi));
-                }
-                const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
-                const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
-                // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
-                const Vec3<Real> f = y.n * a;
-                g += w * f;
-                const M3 dfdp =
-                    Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
-                const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
-                const M3 k = dfdp + y.n * (h_self * y.n);
-                s0 += w * k;
-                s1 += (w * xi) * k;
-                if constexpr (System::is_chain) {
-                    const M3 kl = y.n * (hess.left * yl.n), kr = y.n * (hess.right * yr.n);
-                    l0 += w * kl;
-                    l1 += (w * xi) * kl;
-                    r0 += w * kr;
-                    r1 += (w * xi) * kr;
-                }
+                NeighbourJacobian<Real> k;
+                g += w * paths.node(system, xi, k);
+                add_node(w, xi, k);
             }
-            dg.self = s0 * own.constant() + s1 * own.slope();
-            if constexpr (System::is_chain) {
-                dg.left = l0 * pl.constant() + l1 * pl.slope();
-                dg.right = r0 * pr.constant() + r1 * pr.slope();
-            } else {
-                dg.left = dg.right = M3::zero();
-            }
-            return g;
         } else {
             // g is the residual's 8-node sum (operator() on the paths already formed: f = N a =
             // (a - y (y.a))/|p|); the same node algebra (AvfPaths::node) on JacobianRule's nodes
             // gives the derivatives.
-            const AvfPaths<Real> paths(system, n, c, dc);
-            Vec3<Real> g{Real(0), Real(0), Real(0)};
-            using Rule = GaussLegendre<8>;
             for (int q = 0; q < Rule::size; ++q) {
                 const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
                 const Vec3<Real> p = paths.own.point(xi);
@@ -245,29 +216,21 @@ struct BasicAvfGradient {
                 const Vec3<Real> a = system.gradient(yl, y, yr);
                 g += (w * inv) * (a - y * dot(y, a));
             }
-            M3 s0 = M3::zero(), s1 = M3::zero(), l0 = M3::zero(), l1 = M3::zero(), r0 = M3::zero(), r1 = M3::zero();
             for (int q = 0; q < JacobianRule::size; ++q) {
                 const Real xi = Real(JacobianRule::node(q)), w = Real(JacobianRule::weight(q));
                 NeighbourJacobian<Real> k;
                 paths.node(system, xi, k);
-                s0 += w * k.self;
-                s1 += (w * xi) * k.self;
-                if constexpr (System::is_chain) {
-                    l0 += w * k.left;
-                    l1 += (w * xi) * k.left;
-                    r0 += w * k.right;
-                    r1 += (w * xi) * k.right;
-                }
+                add_node(w, xi, k);
             }
-            dg.self = s0 * paths.own.constant() + s1 * paths.own.slope();
-            if constexpr (System::is_chain) {
-                dg.left = l0 * paths.left.constant() + l1 * paths.left.slope();
-                dg.right = r0 * paths.right.constant() + r1 * paths.right.slope();
-            } else {
-                dg.left = dg.right = M3::zero();
-            }
-            return g;
         }
+        dg.self = s0 * paths.own.constant() + s1 * paths.own.slope();
+        if constexpr (System::is_chain) {
+            dg.left = l0 * paths.left.constant() + l1 * paths.left.slope();
+            dg.right = r0 * paths.right.constant() + r1 * paths.right.slope();
+        } else {
+            dg.left = dg.right = M3::zero();
+        }
+        return g;
     }
 };
 
