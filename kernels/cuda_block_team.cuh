@@ -48,9 +48,12 @@ struct CudaBlockTeam {
 // Block b runs chain b: body.run(t, team) (kernels/spin_body.hpp) with every thread of the block.
 // Templated on the body alone, so that its name reads like the thread-per-chain kernel's
 // (tools/kernel_resources.py finds the scheme, system and recorder in it). The launch bound makes
-// ptxas keep a block of spin_block_threads' largest (one thread per part) within an SM's registers.
+// ptxas keep a block of spin_block_threads' largest (one thread per part) within an SM's registers;
+// its second argument, one block per SM, says that these kernels run few blocks (few chains): left
+// out, ptxas capped some of them at 128 registers (two blocks per SM) at the price of 200-280 B of
+// spill stores (ImplicitMidpoint with saves, after the team sums of team_reduce.hpp).
 template <class Body>
-__global__ void __launch_bounds__(spin::partition_max_parts)
+__global__ void __launch_bounds__(spin::partition_max_parts, 1)
     spin_chain_per_block_kernel(Body body, typename Body::real_type* scratch, std::size_t scratch_per_chain) {
     using Real = typename Body::real_type;
     const std::size_t t = blockIdx.x;

@@ -14,15 +14,18 @@
 #include "geomint/spin/partitioned_block_cyclic.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/team.hpp"
+#include "geomint/spin/team_reduce.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
 
-// Shared scratch a team of `workers` needs for a problem of d blocks of size B: the partitioned
-// solver's, then one flag and one step size per worker.
+// Shared scratch a team of `workers` needs for a problem of d blocks of size B: team_reduce's
+// partial results (the step's sums: the energy, the Gonzalez midpoint's H(v) - H(u)), then the
+// partitioned solver's, then one flag and one step size per worker.
 template <int B, class Real>
 GEOMINT_HD constexpr std::size_t team_newton_scratch_reals(int d, int workers) {
-    return PartitionedBlockCyclic<B, Real>::scratch_reals(partition_parts(d)) + 2 * static_cast<std::size_t>(workers);
+    return team_reduce_reals(d) + PartitionedBlockCyclic<B, Real>::scratch_reals(partition_parts(d)) +
+           2 * static_cast<std::size_t>(workers);
 }
 
 namespace detail {
@@ -54,8 +57,9 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
 // The work is split by the solver's parts, not by rows: a worker builds a part's rows and
 // eliminates the part in one go, and back-substitutes it and updates its unknowns in one go, so an
 // iteration has three barriers (parts eliminated; reduced system solved by worker 0; x updated).
-// problem.prepare (when present) is called by every worker on its own copy: it reads the whole
-// iterate (the Gonzalez midpoint's H(v) - H(u)), an O(d) sequential part.
+// problem.prepare(x, team) (when present) is called by every worker on its own copy: it reads the
+// whole iterate (the Gonzalez midpoint's H(v) - H(u)) and splits that O(d) sum over the team
+// (team_reduce), which leaves every copy with the same value.
 // Below 2 parts (d < 2 partition_min_rows) worker 0 does everything, the others wait.
 template <class Problem, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
@@ -64,11 +68,12 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     using Solver = PartitionedBlockCyclic<B, Real>;
     const int d = problem.blocks();
     const int parts = partition_parts(d);
-    const Solver solver{{work, d}, parts, team.shared()};
+    const StridedReals<Real> scratch = team.shared().at(team_reduce_reals(d));  // after team_reduce's
+    const Solver solver{{work, d}, parts, scratch};
     const typename Solver::Rows reduced = solver.reduced_system();
     const StridedReals<Real> status = solver.part_status();
     Real& broadcast = status[static_cast<std::size_t>(parts)];
-    const StridedReals<Real> bad = team.shared().at(Solver::scratch_reals(parts));
+    const StridedReals<Real> bad = scratch.at(Solver::scratch_reals(parts));
     const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
     // Every worker keeps the same rule state: they all see the same steps.
     detail::NewtonStopRule<!detail::ApproximateJacobian<Problem>, Real> stop{newton_tolerance(options)};
@@ -78,7 +83,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
 
     team.barrier();  // the guess is complete
     for (int it = 1; it <= options.max_iterations; ++it) {
-        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
+        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x, team);
         team_for(team, parts, [&](int k) {
             bool finite = true;
             for (int i = first(k); i <= last(k); ++i)

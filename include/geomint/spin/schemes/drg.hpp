@@ -208,9 +208,12 @@ struct DrgStage {
         return stage_blocks(n, c, dc, g, dg, jac);
     }
 
-    GEOMINT_HD void prepare(StridedReals<Real> x) {
-        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d)); })
-            gradient.prepare(system, u, x.spins(u.d));
+    // The gradient's refresh from the iterate x (the Gonzalez midpoint's lambda); a parallel team
+    // shares its O(d) sums (team_reduce.hpp).
+    template <class Team = SequentialTeam>
+    GEOMINT_HD void prepare(StridedReals<Real> x, const Team& team = Team{}) {
+        if constexpr (requires { gradient.prepare(system, u, x.spins(u.d), team); })
+            gradient.prepare(system, u, x.spins(u.d), team);
     }
 
 private:

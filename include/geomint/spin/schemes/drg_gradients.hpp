@@ -12,6 +12,7 @@
 #include "geomint/spin/mat3.hpp"
 #include "geomint/spin/spin_view.hpp"
 #include "geomint/spin/systems.hpp"
+#include "geomint/spin/team_reduce.hpp"
 #include "geomint/spin/vec3.hpp"
 
 namespace geomint::spin {
@@ -300,8 +301,9 @@ struct MidpointGradient {
         return grad - c * cg + lambda * eta;
     }
 
-    template <class System>
-    GEOMINT_HD void prepare(const System& system, StridedSpins<Real> u, StridedSpins<Real> v) {
+    template <class System, class Team = SequentialTeam>
+    GEOMINT_HD void prepare(const System& system, StridedSpins<Real> u, StridedSpins<Real> v,
+                            const Team& team = Team{}) {
         // H(v) - H(u) as a sum of O(|v - u|) terms (the Itoh-Abe walk through the system's exact
         // site discrete gradients), not as a difference of two O(d) sums: the round-off of the
         // latter does not cancel from step to step and drifts the energy.
@@ -314,21 +316,26 @@ struct MidpointGradient {
         // sum_i (v_i . dH/ds_i) (|v_i| - 1) to first order, with |v_i| - 1 = (v_i . v_i - 1)/2
         // from length_defect (plain v_i . v_i leans, math §2.6). It vanishes at the solution,
         // where |v_i| = 1, so the step map is unchanged in exact arithmetic.
-        Real dh = Real(0), radial = Real(0), projected = Real(0), eta2 = Real(0);
+        // The four sums (dh, radial, projected, eta2) are site sums: a parallel team splits them.
+        Real sum[4] = {Real(0), Real(0), Real(0), Real(0)};
         const int d = u.d;
-        for (int i = 0; i < d; ++i) {
-            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
-            const Vec3<Real> left = i > 0 ? v.get(il) : u.get(il);
-            const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
-            dh += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
-            radial += dot(v.get(i), system.gradient(v.get(il), v.get(i), v.get(ir))) * length_defect(v.get(i));
-            const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
-            const Vec3<Real> grad =
-                system.gradient(symmetric_centre(u.get(il), v.get(il)), c, symmetric_centre(u.get(ir), v.get(ir)));
-            const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
-            projected += dot(grad - c * dot(c, grad), eta);
-            eta2 += dot(eta, eta);
-        }
+        team_reduce(
+            team, d, sum,
+            [&](int i, Real(&acc)[4]) {
+                const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+                const Vec3<Real> left = i > 0 ? v.get(il) : u.get(il);
+                const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
+                acc[0] += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
+                acc[1] += dot(v.get(i), system.gradient(v.get(il), v.get(i), v.get(ir))) * length_defect(v.get(i));
+                const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
+                const Vec3<Real> grad =
+                    system.gradient(symmetric_centre(u.get(il), v.get(il)), c, symmetric_centre(u.get(ir), v.get(ir)));
+                const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
+                acc[2] += dot(grad - c * dot(c, grad), eta);
+                acc[3] += dot(eta, eta);
+            },
+            AddParts{});
+        const Real dh = sum[0], radial = sum[1], projected = sum[2], eta2 = sum[3];
         // g = P gradH(c) when eta -> 0; below the threshold the quotient is round-off noise and
         // dropping it costs O(|eta|^3) in the energy.
         const Real small = small_increment<Real>();
