@@ -32,7 +32,7 @@ GEOMINT_HD constexpr std::size_t team_reduce_reals(int d) {
 // every worker then reads. Two barriers: the parts are complete; the merged result is. The slot
 // lies past every K's parts, so a worker already in the next reduction cannot overwrite it
 // before the others have read it. (Every worker merging the parts itself made ptxas cap some
-// block kernels at 128 registers with 230-280 B of spills.)
+// block kernels at 128 registers with 232-276 B of spill stores.)
 // SequentialTeam: one fold over the sites in order (the thread-per-chain kernels' loop).
 template <int K, class Real, class Team, class Site, class Merge>
 GEOMINT_HD void team_reduce(const Team& team, int d, Real (&result)[K], Site&& site, Merge&& merge) {
