@@ -50,7 +50,7 @@ struct CudaBlockTeam {
 // (tools/kernel_resources.py finds the scheme, system and recorder in it). The launch bound makes
 // ptxas keep a block of spin_block_threads' largest (one thread per part) within an SM's registers;
 // its second argument, one block per SM, says that these kernels run few blocks (few chains): left
-// out, ptxas capped some of them at 128 registers (two blocks per SM) at the price of 200-280 B of
+// out, ptxas capped some of them at 128 registers (two blocks per SM) at the price of 204-228 B of
 // spill stores (ImplicitMidpoint with saves, after the team sums of team_reduce.hpp).
 template <class Body>
 __global__ void __launch_bounds__(spin::partition_max_parts, 1)

@@ -28,6 +28,12 @@ GEOMINT_HD constexpr int partition_parts(int d) {
     return p < 2 ? 1 : (p > partition_max_parts ? partition_max_parts : p);
 }
 
+// First row of part k when d rows are cut into `parts`: part k is rows partition_first_row(k) ..
+// partition_first_row(k + 1) - 1 (the solver's parts, and team_reduce's).
+GEOMINT_HD constexpr int partition_first_row(int k, int d, int parts) {
+    return static_cast<int>(static_cast<long long>(k) * d / parts);
+}
+
 template <int B, class Real>
 struct PartitionedBlockCyclic {
     using Rows = BlockCyclicTridiagonal<B, Real>;
@@ -43,7 +49,7 @@ struct PartitionedBlockCyclic {
     StridedReals<Real> scratch;
 
     // First row of part k (part k is rows first_row(k) .. first_row(k + 1) - 1, at least 2 rows).
-    GEOMINT_HD int first_row(int k) const { return static_cast<int>(static_cast<long long>(k) * system.d / parts); }
+    GEOMINT_HD int first_row(int k) const { return partition_first_row(k, system.d, parts); }
 
     // Solves in place, called by every worker of the team; returns the same status on every worker
     // (ok, singular_jacobian or non_finite, as the sequential solver reports them).

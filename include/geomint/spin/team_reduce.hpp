@@ -42,11 +42,10 @@ GEOMINT_HD void team_reduce(const Team& team, int d, Real (&result)[K], Site&& s
     } else {
         const int parts = partition_parts(d);
         const StridedReals<Real> partial = team.shared();
-        const auto first = [&](int k) { return static_cast<int>(static_cast<long long>(k) * d / parts); };
         team_for(team, parts, [&](int k) {
             Real acc[K];
             for (int j = 0; j < K; ++j) acc[j] = result[j];
-            for (int i = first(k); i < first(k + 1); ++i) site(i, acc);
+            for (int i = partition_first_row(k, d, parts); i < partition_first_row(k + 1, d, parts); ++i) site(i, acc);
             for (int j = 0; j < K; ++j) partial[static_cast<std::size_t>(K * k + j)] = acc[j];
         });
         team.barrier();

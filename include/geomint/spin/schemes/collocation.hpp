@@ -202,7 +202,6 @@ struct CollocationStep {
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
         constexpr int neighbours = System::is_chain ? 3 : 1;  // dG blocks kept: left, own, right, or own
         constexpr int own = System::is_chain ? 1 : 0;
-        const Vec3<Real> c = u.get(i);
         Vec3<Real> g[S];
         M3 dg[neighbours][S][S];
         for (int k = 0; k < S; ++k) {
