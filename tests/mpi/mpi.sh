@@ -38,7 +38,7 @@ host="$(hostname)"
 # When a rank dies, mpirun sends the others SIGTERM and, odls_base_sigkill_timeout seconds later
 # (default 1), SIGKILL. On a loaded machine one second can pass before rank 0 has written its
 # "chunks in flight" line (kill_rank lost it in 3 of 11 runs beside three busy loops, and in none
-# of 10 with 10 s), so these runs give the grace the README advises for loaded nodes.
+# of 16 with 10 s), so these runs give the grace the README advises for loaded nodes.
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,tcp --mca btl_tcp_if_include lo
   --mca oob_tcp_if_include lo --mca odls_base_sigkill_timeout 10)
 
