@@ -301,9 +301,12 @@ sigpipe_stderr)  # the progress line (after 5 s) to a closed pipe: SIGPIPE remov
   mkdir out
   for tmpfile in 1 0; do
     echo "$old_content" >out/result.csv
-    # Big enough to still be running at the first progress line; SIGPIPE ends it there.
-    { timeout 300 env --default-signal=PIPE GEOMINT_FAULT_NO_TMPFILE=$tmpfile LD_PRELOAD="$shim" "$geomint" $(ensemble_args 1000) \
-        --out out/result.csv 2>&1 >/dev/null; echo $? >status; } | head -c 0
+    # Big enough to still be running at the first progress line; SIGPIPE ends it there. 10^6
+    # trajectories of 2000 steps take 25 s on 2 idle cores here; with 200 steps (4.4 s) the run
+    # could finish before the line.
+    { timeout 300 env --default-signal=PIPE GEOMINT_FAULT_NO_TMPFILE=$tmpfile LD_PRELOAD="$shim" "$geomint" \
+        pendulum --q0 0.1:3.1:1000 --p0 -1:1:1000 --steps 2000 --dt 0.001 --backend cpu --threads 2 \
+        --chunk-size 50000 --out out/result.csv 2>&1 >/dev/null; echo $? >status; } | head -c 0
     status="$(cat status)"
     [ "$status" -eq 141 ] || fail "closed standard error (no O_TMPFILE: $tmpfile): exit status $status, expected 141 (SIGPIPE)"
     # The journal and partial file stay for --resume (tests/resume/ resumes such runs).

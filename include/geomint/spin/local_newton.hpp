@@ -47,8 +47,13 @@ namespace geomint::spin {
 //       static constexpr bool exact_jacobian = false;
 //       // Optional: called with the current iterate before each Jacobian is built, to refresh
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
-//       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3).
+//       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3, unless coupling() below).
 //       GEOMINT_HD void prepare(StridedReals<Real> x);
+//       // Optional, with prepare: such a scalar's part of the Jacobian, the rank-one term a b^T
+//       // (a = d residual / d scalar, b = d scalar / dx, B d reals each), after prepare(x);
+//       // false when there is none at this iterate. local_newton_solve then takes Newton's step
+//       // for the whole Jacobian (Sherman-Morrison), and needs rank_one_workspace_reals more.
+//       GEOMINT_HD bool coupling(StridedReals<Real> x, StridedReals<Real> a, StridedReals<Real> b) const;
 //   };
 //
 // Without linearise the Jacobian is built by forward-mode AD (ad_linearise below), which is also
@@ -73,6 +78,13 @@ GEOMINT_HD constexpr std::size_t local_newton_workspace_reals(int d) {
     return BlockCyclicTridiagonal<B, Real>::workspace_reals(d);
 }
 
+// What local_newton_solve needs after local_newton_workspace_reals for a problem with coupling():
+// its vectors a and b.
+template <int B>
+GEOMINT_HD constexpr std::size_t rank_one_workspace_reals(int d) {
+    return 2 * static_cast<std::size_t>(B) * static_cast<std::size_t>(d);
+}
+
 // Tolerance on max |dx| actually used: NewtonOptions::tolerance, or 8 ulps of 1 when it is 0
 // (the unknowns are of unit size: spin components, or tangent vectors times h).
 template <class Real>
@@ -95,6 +107,11 @@ concept HasLinearise = requires(const P& p, const Real* x, NeighbourJacobian<Rea
 template <class P, class Real>
 concept HasBlockLinearise = requires(const P& p, const Real* x, Real* out, NeighbourBlocks<P::block_size, Real>& j) {
     p.linearise(0, x, x, x, out, j);
+};
+
+template <class P, class Real>
+concept HasRankOneTerm = requires(const P& p, StridedReals<Real> x) {
+    { p.coupling(x, x, x) } -> std::same_as<bool>;
 };
 
 // Problems whose linearise is only an approximate Jacobian (static constexpr bool exact_jacobian
@@ -280,12 +297,69 @@ GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagona
     }
 }
 
+// Newton's step with the rows of `system` built at x (the residual in rhs()): J^{-1} r, or, when the
+// problem adds a rank-one term a b^T (coupling above), (J + a b^T)^{-1} r by Sherman-Morrison with
+// one factorisation of J: y = J^{-1} r, z = J^{-1} a, dx = y - z (b.y)/(1 + b.z). The step is left
+// in system.solution(). `work`: the solver's workspace, then rank_one_workspace_reals<B>(d) reals
+// (a, then b) when the problem has coupling().
+template <class Problem, int B, class Real>
+GEOMINT_HD SolveStatus newton_step(const Problem& problem, const BlockCyclicTridiagonal<B, Real>& system,
+                                   StridedReals<Real> x, StridedReals<Real> work) {
+    if constexpr (HasRankOneTerm<Problem, Real>) {
+        const int n = B * system.d;
+        const StridedReals<Real> a = work.at(BlockCyclicTridiagonal<B, Real>::workspace_reals(system.d));
+        const StridedReals<Real> b = a.at(static_cast<std::size_t>(n));
+        if (!problem.coupling(x, a, b)) return system.solve();
+        if (system.d <= 3) {
+            // Every block pair (i, j) lies in the cyclic band: a b^T joins the blocks (the solver
+            // adds blocks that act on the same unknown, for d = 1 and 2), one plain solve.
+            for (int i = 0; i < system.d; ++i)
+                for (int j = 0; j < system.d; ++j)
+                    for (int r = 0; r < B; ++r)
+                        for (int c = 0; c < B; ++c) {
+                            const Real term = a[B * i + r] * b[B * j + c];
+                            if (j == i)
+                                system.diag(i, r, c) += term;
+                            else if (j == (i == 0 ? system.d - 1 : i - 1))
+                                system.lower(i, r, c) += term;
+                            else
+                                system.upper(i, r, c) += term;
+                        }
+            return system.solve();
+        }
+        SolveStatus st = system.factorise();
+        if (st == SolveStatus::ok) st = system.substitute();
+        if (st != SolveStatus::ok) return st;
+        for (int k = 0; k < n; ++k) {  // a <- y, rhs <- a
+            Real& r = system.rhs(k / B, k % B);
+            const Real y = r;
+            r = a[k];
+            a[k] = y;
+        }
+        st = system.substitute();
+        if (st != SolveStatus::ok) return st;
+        Real by = Real(0), bz = Real(0);
+        for (int k = 0; k < n; ++k) {
+            by += b[k] * a[k];
+            bz += b[k] * system.solution(k / B, k % B);
+        }
+        const Real denominator = Real(1) + bz;
+        if (denominator == Real(0)) return SolveStatus::singular_jacobian;
+        const Real scale = by / denominator;
+        for (int k = 0; k < n; ++k) system.rhs(k / B, k % B) = a[k] - scale * system.solution(k / B, k % B);
+        return SolveStatus::ok;
+    } else {
+        return system.solve();
+    }
+}
+
 }  // namespace detail
 
 // Runs Newton to convergence: max |dx| <= tolerance, or round-off stagnation (max |dx| within
 // 64 tolerances and no longer halving, which happens when the residual is at round-off level).
 // Fails with newton_max_iterations, non_finite or singular_jacobian; x then holds the last
-// iterate (callers keep their state elsewhere).
+// iterate (callers keep their state elsewhere). work: local_newton_workspace_reals<B>(d) reals,
+// and rank_one_workspace_reals<B>(d) more for a problem with coupling().
 template <class Problem, class Real>
 GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                                   const NewtonOptions<Real>& options) {
@@ -304,7 +378,7 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
                 system.rhs(i, r) = out[r];
             }
         }
-        const SolveStatus st = system.solve();
+        const SolveStatus st = detail::newton_step(problem, system, x, work);
         if (st != SolveStatus::ok) return {st, it};
         Real step = Real(0);
         for (int i = 0; i < d; ++i)

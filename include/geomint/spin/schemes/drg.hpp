@@ -216,6 +216,33 @@ struct DrgStage {
             gradient.prepare(system, u, x.spins(u.d), team);
     }
 
+    // Newton's rank-one term (local_newton.hpp) for a gradient with a global scalar, the Gonzalez
+    // midpoint's lambda, which prepare() refreshes from each iterate: the residual R(x, lambda(x))
+    // has the Jacobian J + a b^T, J the blocks above (lambda held), a = dR/dlambda, b = dlambda/dx
+    // (3 d reals each). With it Newton converges quadratically; without, lambda's lag made it
+    // linear, at a rate of about 1e-3 on chains at h = 0.05 (6 iterations a step against 4;
+    // bench/RESULTS.md). dR_i/dlambda = -N(c + W) h [m]x eta_i, since dg_i/dlambda = eta_i (the
+    // stage map above). false when lambda is held at 0 (no term). Host only, with the analytic
+    // blocks: the GPU and a team keep the simplified Newton in lambda (math §3).
+    GEOMINT_HD bool coupling(StridedReals<Real> x, StridedReals<Real> a, StridedReals<Real> b) const
+        requires(jacobian == DrgJacobian::analytic) &&
+        requires(StridedSpins<Real> s, StridedReals<Real> r,
+                 void (*f)(int, const Vec3<Real>&, const Vec3<Real>&, const Vec3<Real>&)) {
+        { gradient.lambda_gradient(system, s, s, r, f) } -> std::same_as<bool>;
+    }
+    {
+        const StridedSpins<Real> v = x.spins(u.d), column = a.spins(u.d);
+        // a_i = -N(p) h (m x eta_i), N(p) = (I - y y^T)/|p| at p = c + W (the stage map above).
+        const auto column_of = [&](int i, const Vec3<Real>& c, const Vec3<Real>& g, const Vec3<Real>& eta) {
+            const Vec3<Real> hm = h * (Real(0.5) * (u.get(i) + v.get(i)));
+            const Vec3<Real> p = c + (inverse_retract(c, u.get(i)) + cross(hm, g));
+            const Real length = norm(p);
+            const Vec3<Real> y = p / length, t = cross(hm, eta);
+            column.set(i, (y * dot(t, y) - t) / length);
+        };
+        return gradient.lambda_gradient(system, u, v, b, column_of);
+    }
+
 private:
     // Spin i's neighbourhood: the known u (periodic) and the unknown blocks left, self, right.
     template <class T>
@@ -273,9 +300,12 @@ GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& g
     return out;
 }
 
-// Workspace of every DRG scheme: unknowns (3 d), one intermediate stage state (3 d), Newton.
+// Workspace of every DRG scheme: unknowns (3 d), one intermediate stage state (3 d), Newton with
+// room for the Gonzalez midpoint's rank-one term (DrgStage::coupling; unused by the other schemes
+// and on the GPU: 6 d of about 51 d reals).
 GEOMINT_HD constexpr std::size_t drg_workspace_reals(int d) {
-    return 6 * static_cast<std::size_t>(d) + local_newton_workspace_reals<3, double>(d);  // count, any Real
+    return 6 * static_cast<std::size_t>(d) + local_newton_workspace_reals<3, double>(d) +
+           rank_one_workspace_reals<3>(d);  // count, any Real
 }
 
 // A sequence of stages state -> y -> ... -> y -> state; the state is written only when every

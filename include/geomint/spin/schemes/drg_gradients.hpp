@@ -250,8 +250,9 @@ using AvfGradient = BasicAvfGradient<GaussLegendre<4>, false>;
 
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
 // lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
-// prepare() refreshes from each iterate: a simplified Newton in lambda (math §3), which
-// contracts like O(h^2) per iteration since lambda = O(|eta|).
+// prepare() refreshes from each iterate; on the host, Newton adds lambda's dependence on v as a
+// rank-one term (lambda_gradient below, DrgStage::coupling), while the GPU and a team run the
+// simplified Newton in lambda, which contracts linearly, by O(h^2) per iteration (math §3).
 template <class Real>
 struct MidpointGradient {
     Real lambda = Real(0);
@@ -340,6 +341,87 @@ struct MidpointGradient {
         // dropping it costs O(|eta|^3) in the energy.
         const Real small = small_increment<Real>();
         lambda = eta2 > small * small ? ((dh - Real(0.5) * radial) - projected) / eta2 : Real(0);
+    }
+
+    // d lambda/dv into b (3 d reals), lambda as prepare(system, u, v) last set it, for the Newton
+    // that keeps lambda's dependence on v (DrgStage::coupling, math §3). lambda = N/E with
+    // N = dh - radial/2 - projected and E = eta2, so grad lambda = (grad N - lambda grad E)/E; each
+    // site's four terms are differentiated in the spins they read (the site's own and its
+    // neighbours', added into their slots, which also covers d = 1 and 2). projected is
+    // differentiated as grad(c).eta: c.eta = 0 for any v (eta = v/(c.v) - u/(c.u)), so the
+    // projection's term and its derivative vanish. The derivative matrices of the sphere
+    // geometry (mat3.hpp) are applied to row vectors in their rank-one form, never formed.
+    // per_spin(i, c, g, eta) receives spin i's centre, gradient g and eta on the way (the stage
+    // map's dR_i/dlambda is made of them). Returns false, b untouched, when prepare held lambda
+    // at 0 (E below its threshold, as at the first iterate v = u): then it does not depend on v.
+    template <class System, class PerSpin>
+    requires HasGradientJacobian<System, Real> && HasSiteDiscreteGradientJacobian<System, Real> GEOMINT_HD bool
+    lambda_gradient(const System& system, StridedSpins<Real> u, StridedSpins<Real> v, StridedReals<Real> b,
+                    const PerSpin& per_spin) const {
+        // prepare() sets lambda to exactly 0 where it holds it (and a lambda that is 0 by chance
+        // only costs this iterate the simplified step).
+        if (lambda == Real(0)) return false;
+        const int d = u.d;
+        Real eta2 = Real(0);  // prepare's sum[3], in its order
+        const StridedSpins<Real> grad = b.spins(d);
+        for (int i = 0; i < d; ++i) grad.set(i, Vec3<Real>{Real(0), Real(0), Real(0)});
+        const auto add = [&](int k, const Vec3<Real>& g) { grad.set(k, grad.get(k) + g); };
+        // t^T dc/dv_k with dc/dv_k = (I - c c^T)/|u_k + v_k|, the symmetric centre's Jacobian.
+        const auto through_centre = [&](int k, const Vec3<Real>& t) {
+            const Vec3<Real> sum = u.get(k) + v.get(k);
+            const Real length = norm(sum);
+            const Vec3<Real> c = sum / length;
+            return (t - c * dot(t, c)) / length;
+        };
+        // A neighbour's block; the top's gradient reads one spin, passed three times (its blocks,
+        // like the Hessian of linearise, are summed into the own one).
+        const auto own_block = [](const NeighbourJacobian<Real>& j) {
+            return System::is_chain ? j.self : j.left + j.self + j.right;
+        };
+        for (int i = 0; i < d; ++i) {
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const Vec3<Real> ui = u.get(i), vi = v.get(i), vl = v.get(il), vr = v.get(ir);
+            // dh: gbar(left, u_i, v_i, right) . (v_i - u_i), left and right as prepare reads them.
+            const Vec3<Real> left = i > 0 ? vl : u.get(il), right = i < d - 1 ? u.get(ir) : vr;
+            const Vec3<Real> step = vi - ui;
+            const SiteDiscreteGradientJacobian<Real> dgbar =
+                system.site_discrete_gradient_jacobian(left, ui, vi, right);
+            Vec3<Real> own = system.site_discrete_gradient(left, ui, vi, right) + row_times(step, dgbar.end);
+            if (i > 0) add(il, row_times(step, dgbar.left));
+            if (i == d - 1) add(ir, row_times(step, dgbar.right));
+            // radial: (v_i . grad H(v)) (v_i . v_i - 1), with weight -1/2.
+            const Vec3<Real> gv = system.gradient(vl, vi, vr);
+            const NeighbourJacobian<Real> hv = system.gradient_jacobian(vl, vi, vr);
+            const Real defect = length_defect(vi), along = dot(vi, gv);
+            own -= Real(0.5) * (defect * (gv + row_times(vi, own_block(hv))) + (Real(2) * along) * vi);
+            if constexpr (System::is_chain) {
+                add(il, (Real(-0.5) * defect) * row_times(vi, hv.left));
+                add(ir, (Real(-0.5) * defect) * row_times(vi, hv.right));
+            }
+            // projected, grad H(c) . eta, with weight -1, and E = |eta|^2 with weight -lambda:
+            // w^T d eta/dv_i for w = grad H(c) + 2 lambda eta, with d phi_c^{-1}(v)/dv =
+            // (I - v c^T/(c.v))/(c.v) and d phi_c^{-1}(v)/dc = -I - v v^T/(c.v)^2 (mat3.hpp).
+            const Vec3<Real> cl = symmetric_centre(u.get(il), vl), cr = symmetric_centre(u.get(ir), vr);
+            const Vec3<Real> c = symmetric_centre(ui, vi);
+            const Vec3<Real> gc = system.gradient(cl, c, cr);
+            const NeighbourJacobian<Real> hc = system.gradient_jacobian(cl, c, cr);
+            const Real cv = Real(1) / dot(c, vi), cu = Real(1) / dot(c, ui);
+            const Vec3<Real> eta = inverse_retract(c, vi) - inverse_retract(c, ui);
+            eta2 += dot(eta, eta);
+            const Vec3<Real> w = gc + (Real(2) * lambda) * eta;
+            const Real wv = dot(w, vi) * cv * cv, wu = dot(w, ui) * cu * cu;
+            own -= cv * w - wv * c;  // w^T d phi_c^{-1}(v)/dv
+            add(i, Real(-1) * through_centre(i, row_times(eta, own_block(hc)) - wv * vi + wu * ui));
+            if constexpr (System::is_chain) {
+                add(il, Real(-1) * through_centre(il, row_times(eta, hc.left)));
+                add(ir, Real(-1) * through_centre(ir, row_times(eta, hc.right)));
+            }
+            add(i, own);
+            per_spin(i, c, gc - c * dot(c, gc) + lambda * eta, eta);
+        }
+        const Real inverse = Real(1) / eta2;
+        for (int i = 0; i < d; ++i) grad.set(i, inverse * grad.get(i));
+        return true;
     }
 };
 
