@@ -278,7 +278,8 @@ private:
 namespace detail {
 
 // Solves one stage from `from` into `to` (they may alias: `to` is written only on success).
-// x: 3 d reals for the unknowns, newton_work: local_newton_workspace_reals<3>(d). With a parallel
+// x: 3 d reals for the unknowns, newton_work: local_newton_workspace_reals<3>(d) and
+// rank_one_workspace_reals<3>(d) (the Gonzalez midpoint's rank-one term). With a parallel
 // team (team.hpp) every worker calls it; the O(d) loops are split and end at a barrier.
 template <Centre centre, class Gradient, class System, class Real, class Team = SequentialTeam>
 GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& gradient, Real h,
