@@ -121,6 +121,20 @@ concept ApproximateJacobian = requires {
     requires !P::exact_jacobian;
 };
 
+// The error bound that lets a solve stop one iteration early (math §3, "When a solve stops"). A
+// step that contracted the one before by theta = step / previous < 1 leaves, as long as the
+// iteration keeps contracting by theta, an error of at most theta/(1 - theta) step = step^2 /
+// (previous - step) (a geometric series; Newton's quadratic convergence only makes theta
+// smaller). When that is below tolerance/64 (eps/8 at the default tolerance of 8 eps, under the
+// rounding of a unit spin's components), the next iteration could only move x by round-off, so
+// it is skipped: 3 iterations instead of 4 for most DRG steps of the top at h = 0.05, with the
+// same energy errors (bench/RESULTS.md, "Newton stops when the error left is below round-off").
+// A step that did not contract (previous - step <= 0) never passes.
+template <class Real>
+GEOMINT_HD bool error_left_below_round_off(Real step, Real previous, Real tolerance) {
+    return step * step <= (previous - step) * (tolerance / Real(64));
+}
+
 // Newton's stopping rule, one call per step of max |dx| = step (iteration it, from 1).
 // Exact Jacobian: converged when step <= tolerance, or on round-off stagnation (within 64
 // tolerances and no longer halving, which for a quadratically convergent iteration happens only
@@ -130,6 +144,7 @@ concept ApproximateJacobian = requires {
 // ends the solve only when it halved the one before (theta <= 1/2) or follows another step within
 // the tolerance; and stagnation (within 64 tolerances, no longer halving) only right after a
 // step that did halve, i.e. when the iteration was contracting well until round-off stopped it.
+// Both: also converged from the second step on when error_left_below_round_off (above).
 template <bool exact, class Real>
 struct NewtonStopRule {
     Real tolerance;
@@ -139,11 +154,11 @@ struct NewtonStopRule {
     GEOMINT_HD bool converged(Real step, int it) {
         const bool halved = step <= Real(0.5) * previous;  // true for the first step (previous = inf)
         const bool stagnant = it > 1 && step <= Real(64) * tolerance && !halved;
-        bool done;
+        bool done = it > 1 && error_left_below_round_off(step, previous, tolerance);
         if constexpr (exact) {
-            done = step <= tolerance || stagnant;
+            done = done || step <= tolerance || stagnant;
         } else {
-            done = (step <= tolerance && (halved || previous <= tolerance)) || (stagnant && previous_halved);
+            done = done || (step <= tolerance && (halved || previous <= tolerance)) || (stagnant && previous_halved);
         }
         previous = step;
         previous_halved = it > 1 && halved;
@@ -407,7 +422,8 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
 // for a quadratically convergent step, and a step with kept factors that does not halve asks for a
 // fresh Jacobian when refresh_contraction >= 1/2 allows it. With refresh_contraction = infinity
 // there is no fresh Jacobian to ask for, and the stagnation rule is applied to every step (weaker,
-// measured as a variant only). NewtonOutcome::iterations counts linear solves as before;
+// measured as a variant only). Any step from the second on also ends the solve when
+// detail::error_left_below_round_off, the same bound. NewtonOutcome::iterations counts linear solves as before;
 // *jacobians, when given, is incremented once per Jacobian built and factorised.
 template <class Problem, class Real>
 GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, StridedReals<Real> x,
@@ -453,6 +469,7 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
         const bool halved = step <= Real(0.5) * previous;
         if (step <= tol && (fresh || halved || never_refresh)) return {SolveStatus::ok, it};
+        if (it > 1 && detail::error_left_below_round_off(step, previous, tol)) return {SolveStatus::ok, it};
         if ((fresh || never_refresh) && it > 1 && step <= Real(64) * tol && !halved) return {SolveStatus::ok, it};
         fresh = refresh_contraction <= Real(0) || (!fresh && step > refresh_contraction * previous);
         previous = step;
