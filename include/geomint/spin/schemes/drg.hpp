@@ -9,6 +9,7 @@
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "geomint/spin/explicit_guess.hpp"
 #include "geomint/spin/geometry.hpp"
 #include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/mat3.hpp"
@@ -287,7 +288,7 @@ GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& g
                                          StridedReals<Real> newton_work, const NewtonOptions<Real>& options,
                                          const Team& team = Team{}) {
     const int d = from.d;
-    team_for(team, d, [&](int i) { x.spins(d).set(i, from.get(i)); });  // guess: the previous state (math §3)
+    explicit_guess(system, h, from, x, team);
     DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
     const NewtonOutcome<Real> out = newton_solve(stage, x, newton_work, options, team);
     if (out.status != SolveStatus::ok) return out;

@@ -353,7 +353,7 @@ struct MidpointGradient {
     // geometry (mat3.hpp) are applied to row vectors in their rank-one form, never formed.
     // per_spin(i, c, g, eta) receives spin i's centre, gradient g and eta on the way (the stage
     // map's dR_i/dlambda is made of them). Returns false, b untouched, when prepare held lambda
-    // at 0 (E below its threshold, as at the first iterate v = u): then it does not depend on v.
+    // at 0 (E below its threshold, as at an iterate v = u): then it does not depend on v.
     template <class System, class PerSpin>
     requires HasGradientJacobian<System, Real> && HasSiteDiscreteGradientJacobian<System, Real> GEOMINT_HD bool
     lambda_gradient(const System& system, StridedSpins<Real> u, StridedSpins<Real> v, StridedReals<Real> b,

@@ -6,6 +6,7 @@
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
+#include "geomint/spin/explicit_guess.hpp"
 #include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/mat3.hpp"
 #include "geomint/spin/systems.hpp"
@@ -131,7 +132,7 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
                                              bool renormalise, const Team& team) {
     const int d = state.d;
     const StridedReals<Real> x = work;
-    team_for(team, d, [&](int i) { x.spins(d).set(i, state.get(i)); });  // guess: the previous state (math §3)
+    explicit_guess(system, h, state, x, team);
     MidpointStep<kind, System, Real> problem{system, state, h};
     const NewtonOutcome<Real> out = newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options, team);
     if (out.status != SolveStatus::ok) return out;
