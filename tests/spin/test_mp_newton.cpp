@@ -210,10 +210,12 @@ double iterations_per_step(const System& system, int d, double h, int steps) {
 // many iterations per step as the implicit midpoint rule's on the same spins. The simplified Newton
 // (the same scheme on AutomaticJacobians, whose dual-number rows have no coupling) converges
 // linearly and takes many more as h grows. Measured (h = 0.05; 0.2), with the stop of
-// local_newton.hpp once the error left is below round-off: mp 3.00 and 3.57 iterations a step on
-// the top, 4.00 and 4.00-4.09 on chains of 16; the implicit midpoint rule 3.00, 3.50; 3.00-3.24,
-// 4.00 (its second iterate is closer, so its third step's bound often ends the solve where mp's
-// takes a fourth); the simplified Newton 3.71, 5.25; 5.09-5.18, 8.98-9.20. So: at most one more
+// local_newton.hpp once the error left is below round-off and the explicit guess
+// (explicit_guess.hpp): mp 2.63 and 3.02 iterations a step on the top, 3.00 and 4.00 on chains of
+// 16; the implicit midpoint rule 2.54, 2.95; 3.00, 3.98; the simplified Newton 3.25, 4.83;
+// 4.93-5.00, 8.39-8.86. From the guess v = u, before the explicit guess, the implicit midpoint
+// rule's second iterate was closer than mp's, and its third step's bound often ended the solve
+// where mp took a fourth (3.00-3.24 against 4.00 on chains at h = 0.05). So: at most one more
 // iteration a step than the implicit midpoint rule, and at least 0.6 fewer than the simplified one.
 template <class System>
 void check_iterations(const System& system, int d, double h) {

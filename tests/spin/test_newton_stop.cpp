@@ -50,7 +50,7 @@ TEST(NewtonStop, SequencesOfRealSolves) {
     // The implicit midpoint rule on a 16-spin Heisenberg chain, h = 0.05 (RESULTS): the third step
     // leaves 7.1e-12^2/3.6e-5 = 1.4e-18, so the fourth, 6.0e-17, is not taken.
     EXPECT_EQ(stops_at<true>({6.9e-2, 3.6e-5, 7.1e-12, 6.0e-17}), 3);
-    // AVF on the same chain: 1.1e-9 after 2.0e-4 bounds 5.8e-15, above the 2.8e-17: a fourth step.
+    // AVF on the same chain: 1.1e-9 after 2.0e-4 bounds 6.1e-15, above the 2.8e-17: a fourth step.
     EXPECT_EQ(stops_at<true>({8.8e-2, 2.0e-4, 1.1e-9, 6.9e-17}), 4);
     // mp on a top whose second step, 1.2e-7 after 9.6e-3, bounds 1.6e-12 (the fourth iteration
     // there still moved v by 6e-15): the rule waits, and the third step's bound stops it.
