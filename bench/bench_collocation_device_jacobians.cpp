@@ -47,13 +47,7 @@ void run(benchmark::State& state, long choice) {
     std::vector<double> u(3 * d), guess(3 * S * d), x;
     const gs::StridedSpins<double> from{u.data(), 1, d};
     gs::fill_random_spins(from, 2026, 0);
-    for (int i = 0; i < d; ++i) {
-        const gs::Vec3<double> ui = from.get(i);
-        const gs::Vec3<double> z =
-            cross(ui, system.gradient(from.get(from.wrap(i - 1)), ui, from.get(from.wrap(i + 1))));
-        for (int j = 0; j < S; ++j)
-            for (int k = 0; k < 3; ++k) guess[3 * S * i + 3 * j + k] = z[k];
-    }
+    gs::collocation_guess<S>(system, from, gs::StridedReals<double>{guess.data(), 1});
     std::vector<double> work(gs::local_newton_workspace_reals<3 * S, double>(d));
     const double h = 0.05;
     long long solves = 0, steps = 0;

@@ -13,6 +13,7 @@
 
 #include "geomint/solve_status.hpp"
 #include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/random_spins.hpp"
 #include "geomint/spin/vec3.hpp"
 #include "test_support_print.hpp"
 
@@ -46,6 +47,20 @@ geomint::spin::ChainResult<double> run(const Scheme& scheme, const System& syste
     EXPECT_EQ(r.status, geomint::SolveStatus::ok) << Scheme::name << " h = " << h;
     EXPECT_EQ(r.steps_completed, steps) << Scheme::name << " h = " << h;
     return r;
+}
+
+// Newton iterations per step over `runs` runs of `steps` steps of h, run t from random spins
+// (fill_random_spins with seed 2026, chain t), failing the test on any Newton failure.
+template <class Scheme, class System>
+double iterations_per_step(const System& system, int d, double h, long long steps, int runs) {
+    long long total = 0;
+    for (int t = 0; t < runs; ++t) {
+        std::vector<double> spins(3 * static_cast<std::size_t>(d));
+        geomint::spin::fill_random_spins(geomint::spin::StridedSpins<double>{spins.data(), 1, d}, 2026,
+                                         static_cast<std::uint64_t>(t));
+        total += run(Scheme{}, system, h, steps, spins).newton_iterations;
+    }
+    return static_cast<double>(total) / (static_cast<double>(runs) * static_cast<double>(steps));
 }
 
 inline std::vector<double> paper_top_start() {  // s0 = (-1, -1, 1)/sqrt 3 (math §2.5)

@@ -46,13 +46,7 @@ template <int S, CollocationJacobian J, class System, class Real>
 Solved<Real> solve_step(const System& system, const std::vector<Real>& u, int d, Real h) {
     const gs::StridedSpins<Real> state{const_cast<Real*>(u.data()), 1, d};
     Solved<Real> s{std::vector<Real>(3 * S * static_cast<std::size_t>(d)), {}};
-    for (int i = 0; i < d; ++i) {
-        const gs::Vec3<Real> ui = state.get(i);
-        const gs::Vec3<Real> z =
-            cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
-        for (int j = 0; j < S; ++j)
-            for (int k = 0; k < 3; ++k) s.x[3 * S * i + 3 * j + k] = z[k];
-    }
+    gs::collocation_guess<S>(system, state, gs::StridedReals<Real>{s.x.data(), 1});
     std::vector<Real> work(gs::local_newton_workspace_reals<3 * S, Real>(d));
     Step<S, System, Real, J> step{system, state, h};
     s.outcome = gs::local_newton_solve(step, gs::StridedReals<Real>{s.x.data(), 1},

@@ -15,6 +15,7 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -63,21 +64,10 @@ TEST(ExplicitGuess, ErrorFallsLikeTheSquareOfTheStep) {
     check_guess_order(anisotropic(), 8);
 }
 
-// Newton iterations per step of whole runs from random states, h = 0.05.
+// Newton iterations per step of whole runs from random states, h = 0.05: 16 tops or 4 chains.
 template <class Scheme, class System>
 double iterations_per_step(const System& system, int d) {
-    long long iterations = 0, steps = 0;
-    const int runs = d == 1 ? 16 : 4;
-    for (int t = 0; t < runs; ++t) {
-        std::vector<double> s(3 * static_cast<std::size_t>(d)), work(Scheme{}.workspace_reals(d));
-        gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, d}, 2026, static_cast<std::uint64_t>(t));
-        const auto r = gs::integrate_chain(Scheme{}, system, 0.05, 50LL, gs::StridedSpins<double>{s.data(), 1, d},
-                                           gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
-        EXPECT_EQ(r.status, SolveStatus::ok);
-        iterations += r.newton_iterations;
-        steps += r.steps_completed;
-    }
-    return double(iterations) / double(steps);
+    return geomint_test::iterations_per_step<Scheme>(system, d, 0.05, 50, d == 1 ? 16 : 4);
 }
 
 // Measured when written: every scheme below 3.00 a step on both 16-spin chains, 2.54-2.58 on the top.

@@ -16,6 +16,7 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -189,21 +190,10 @@ TEST(MpNewton, RankOneStepEqualsADenseSolve) {
     }
 }
 
-// Newton iterations per step of a whole run, from random spins.
+// Newton iterations per step of whole runs from random spins: 32 tops or 4 chains.
 template <class Scheme, class System>
 double iterations_per_step(const System& system, int d, double h, int steps) {
-    double total = 0;
-    const int chains = d == 1 ? 32 : 4;
-    for (int t = 0; t < chains; ++t) {
-        std::vector<double> s(3 * static_cast<std::size_t>(d)), work(Scheme{}.workspace_reals(d));
-        const gs::StridedSpins<double> u{s.data(), 1, d};
-        gs::fill_random_spins(u, 2026, static_cast<std::uint64_t>(t));
-        const auto r = gs::integrate_chain(Scheme{}, system, h, steps, u, gs::StridedReals<double>{work.data(), 1},
-                                           NewtonOptions<double>{});
-        EXPECT_EQ(r.status, SolveStatus::ok);
-        total += static_cast<double>(r.newton_iterations);
-    }
-    return total / (static_cast<double>(chains) * steps);
+    return geomint_test::iterations_per_step<Scheme>(system, d, h, steps, d == 1 ? 32 : 4);
 }
 
 // With lambda's dependence in the Jacobian, mp's Newton is Newton again: quadratic, and so about as

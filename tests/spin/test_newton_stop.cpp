@@ -127,13 +127,7 @@ void check_collocation(const std::string& what, const System& system, int d) {
             const std::vector<double> u = random_state(d, seed);
             const gs::StridedSpins<double> state{const_cast<double*>(u.data()), 1, d};
             std::vector<double> x(3 * S * static_cast<std::size_t>(d));
-            for (int i = 0; i < d; ++i) {
-                const gs::Vec3<double> ui = state.get(i);
-                const gs::Vec3<double> z =
-                    cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
-                for (int j = 0; j < S; ++j)
-                    for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
-            }
+            gs::collocation_guess<S>(system, state, gs::StridedReals<double>{x.data(), 1});
             gs::CollocationStep<S, System, double> step{system, state, h};
             check_no_more_than_round_off_left(step, x, [](auto& problem, auto xs, auto work) {
                 return gs::local_simplified_newton_solve(problem, xs, work, NewtonOptions<double>{},

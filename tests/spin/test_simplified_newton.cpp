@@ -74,13 +74,7 @@ Solve solve_stages(const System& system, std::vector<double>& u, int d, double h
     const gs::StridedSpins<double> spins{u.data(), 1, d};
     Solve s;
     s.x.resize(static_cast<std::size_t>(3 * S * d));
-    for (int i = 0; i < d; ++i) {
-        const gs::Vec3<double> ui = spins.get(i);
-        const gs::Vec3<double> z =
-            cross(ui, system.gradient(spins.get(spins.wrap(i - 1)), ui, spins.get(spins.wrap(i + 1))));
-        for (int j = 0; j < S; ++j)
-            for (int k = 0; k < 3; ++k) s.x[3 * S * i + 3 * j + k] = z[k];
-    }
+    gs::collocation_guess<S>(system, spins, gs::StridedReals<double>{s.x.data(), 1});
     std::vector<double> work(gs::local_newton_workspace_reals<3 * S, double>(d));
     gs::CollocationStep<S, System, double> problem{system, spins, h};
     const gs::StridedReals<double> x{s.x.data(), 1}, w{work.data(), 1};

@@ -373,6 +373,22 @@ private:
 };
 
 // Coll-2s (math §2.3, order 2 s): Collocation<2> = coll4, <3> = coll6, <4> = coll8.
+// Newton's first iterate for a collocation step u = state (math §3): every stage vector at its
+// h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u. x: 3 S d reals, stage j of spin i at 3 S i + 3 j
+// (CollocationStep's unknowns). Also the guess of the tests and benchmarks that drive the solver.
+// The views are taken by reference: by value, ptxas (CUDA 13.0, sm_90) gave coll6's top kernel 208
+// registers instead of the 184 of the loop written inside step().
+template <int S, class System, class Real>
+GEOMINT_HD void collocation_guess(const System& system, const StridedSpins<Real>& state, const StridedReals<Real>& x) {
+    const int d = state.d;
+    for (int i = 0; i < d; ++i) {
+        const Vec3<Real> ui = state.get(i);
+        const Vec3<Real> z = cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
+        for (int j = 0; j < S; ++j)
+            for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
+    }
+}
+
 template <int S>
 struct Collocation {
     static_assert(S >= 2 && S <= 4, "math §2.3 defines s = 2, 3, 4 (Coll-4, Coll-6, Coll-8)");
@@ -403,14 +419,7 @@ struct Collocation {
         const int d = state.d;
         const StridedReals<Real> x = work;
         const StridedReals<Real> newton = work.at(3 * S * static_cast<std::size_t>(d));
-        // Guess (math §3): every stage vector at its h -> 0 limit, u_i x dH/ds_i(u), tangent at c = u.
-        for (int i = 0; i < d; ++i) {
-            const Vec3<Real> ui = state.get(i);
-            const Vec3<Real> z =
-                cross(ui, system.gradient(state.get(state.wrap(i - 1)), ui, state.get(state.wrap(i + 1))));
-            for (int j = 0; j < S; ++j)
-                for (int k = 0; k < 3; ++k) x[3 * S * i + 3 * j + k] = z[k];
-        }
+        collocation_guess<S>(system, state, x);
         CollocationStep<S, System, Real> problem{system, state, h};
 #if defined(__CUDA_ARCH__)
         (void)refresh_contraction, (void)jacobians;  // the GPU keeps Newton (see above)
