@@ -1,7 +1,8 @@
 // Newton's stop when the error left is below round-off (local_newton.hpp,
 // error_left_below_round_off; math §3, "When a solve stops"): the rule on step sequences traced
-// from real solves, and on every local problem of the CPU (each DRG stage, both midpoint rules,
-// collocation's simplified Newton) that a solve which stopped early left no more than round-off:
+// from real solves, and on every local problem of the CPU (each DRG stage and both midpoint rules,
+// by Newton and by the host's simplified Newton; collocation's simplified Newton) that a solve
+// which stopped early left no more than round-off:
 // one more Newton iteration from its result moves no unknown by more than the tolerance.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
+#include "geomint/spin/team.hpp"
+#include "geomint/spin/team_newton.hpp"
 
 namespace {
 
@@ -92,6 +95,10 @@ void check_no_more_than_round_off_left(Problem& problem, std::vector<double> x, 
 const auto newton = [](auto& problem, gs::StridedReals<double> x, gs::StridedReals<double> work) {
     return gs::local_newton_solve(problem, x, work, NewtonOptions<double>{});
 };
+// What the schemes run on the host: the simplified Newton (jacobian_refresh, local_newton.hpp).
+const auto host_solver = [](auto& problem, gs::StridedReals<double> x, gs::StridedReals<double> work) {
+    return gs::newton_solve(problem, x, work, NewtonOptions<double>{}, gs::SequentialTeam{});
+};
 
 template <gs::Centre centre, class Gradient, class System>
 void check_drg_stage(const std::string& what, const System& system, int d) {
@@ -102,6 +109,7 @@ void check_drg_stage(const std::string& what, const System& system, int d) {
             gs::DrgStage<centre, Gradient, System, double> stage{
                 system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, h, Gradient{}};
             check_no_more_than_round_off_left(stage, u, newton);  // the guess: v = u
+            check_no_more_than_round_off_left(stage, u, host_solver);
         }
 }
 
@@ -114,6 +122,7 @@ void check_midpoint(const std::string& what, const System& system, int d) {
             gs::MidpointStep<kind, System, double> step{
                 system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, h};
             check_no_more_than_round_off_left(step, u, newton);
+            check_no_more_than_round_off_left(step, u, host_solver);
         }
 }
 

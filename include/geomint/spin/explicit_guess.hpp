@@ -12,8 +12,9 @@ namespace geomint::spin {
 
 // Writes the guess for every spin of `from` into x (3 d reals, not aliasing `from`). Its error is
 // O(h^2) where v = u's is O(h), so Newton's second iterate is closer by a factor of order h, and
-// with the stop of local_newton.hpp (once the error left is below round-off) a step of a chain at
-// h = 0.05 takes 3 iterations instead of 4 (bench/RESULTS.md, "An explicit first iterate").
+// with the stop of local_newton.hpp (once the error left is below round-off) a Newton solve of a
+// chain at h = 0.05 takes 3 iterations instead of 4 (bench/RESULTS.md, "An explicit first
+// iterate"); the host's simplified Newton, whose kept Jacobian is the guess's, gains as well.
 // The guess is only where Newton starts: the converged v is the same zero of the same residual.
 // Every worker of a team writes its own spins and reads `from` only.
 template <class System, class Real, class Team>

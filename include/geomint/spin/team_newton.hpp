@@ -1,7 +1,7 @@
 // Newton's method for a local problem (local_newton.hpp) run by a team of workers (team.hpp): the
 // residual and Jacobian blocks of the spins and the update are split over the workers, the linear
 // solve is the partitioned one (partitioned_block_cyclic.hpp). newton_solve() picks it for a
-// parallel team and the sequential local_newton_solve, unchanged, for SequentialTeam.
+// parallel team and a sequential solver for SequentialTeam.
 #pragma once
 
 #include <cmath>
@@ -76,7 +76,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     const StridedReals<Real> bad = scratch.at(Solver::scratch_reals(parts));
     const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
     // Every worker keeps the same rule state: they all see the same steps.
-    detail::NewtonStopRule<!detail::ApproximateJacobian<Problem>, Real> stop{newton_tolerance(options)};
+    detail::NewtonStopRuleFor<Problem, Real> stop{newton_tolerance(options)};
     // Rows of part k (all rows when not partitioned).
     const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
     const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
@@ -123,15 +123,20 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
         if (stop.converged(step, it)) return {SolveStatus::ok, it};
     }
+    if (stop.finishing) return {SolveStatus::ok, options.max_iterations};  // as local_newton_solve
     return {SolveStatus::newton_max_iterations, options.max_iterations};
 }
 
-// The schemes' entry point: the sequential solver for SequentialTeam (the thread-per-chain path,
-// unchanged), the team solver otherwise.
+// The schemes' entry point: for SequentialTeam (the thread-per-chain path) the simplified Newton on
+// the host (jacobian_refresh, local_newton.hpp) and Newton on the GPU; the team solver otherwise.
+// A quasi-Newton (an approximate Jacobian, converging linearly already) keeps its Jacobian per
+// iteration.
 template <class Problem, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                             const NewtonOptions<Real>& options, const Team& team) {
     if constexpr (Team::sequential) {
+        if constexpr (jacobian_refresh >= 0 && !detail::ApproximateJacobian<Problem>)
+            return local_simplified_newton_solve(problem, x, work, options, Real(jacobian_refresh));
         return local_newton_solve(problem, x, work, options);
     } else {
         return team_newton_solve(problem, x, work, options, team);

@@ -119,18 +119,9 @@ template <int S, class System>
 inline constexpr CollocationJacobian collocation_jacobian = CollocationJacobian::analytic;
 #endif
 
-// Which Newton the collocation steps run (issue 10 item 2, chosen by measurement: bench/RESULTS.md,
-// "Collocation: a simplified Newton"). On the host the simplified Newton of local_newton.hpp, whose
-// Jacobian is built and factorised at the first iterate and again only when a step with kept
-// factors contracts by less than one half (the bound of local_simplified_newton_solve); the later
-// iterations cost a residual and a back substitution, where a Newton iteration costs the analytic
-// blocks and a B x B block factorisation per spin. On the GPU Newton as before (a negative value:
-// local_newton_solve), so its kernels stay as they are.
-#if defined(__CUDA_ARCH__)
-inline constexpr double collocation_jacobian_refresh = -1.0;
-#else
-inline constexpr double collocation_jacobian_refresh = 0.5;
-#endif
+// Which Newton the collocation steps run: jacobian_refresh of local_newton.hpp (the simplified
+// Newton on the host, Newton on the GPU), named here for the tests.
+inline constexpr double collocation_jacobian_refresh = jacobian_refresh;
 
 // One step as a local problem (local_newton.hpp). Unknowns of spin i: Z_{1..s} in T_{u_i} S^2,
 // x[3 s i + 3 j + k] = component k of Z_j. Residual (math §2.3):

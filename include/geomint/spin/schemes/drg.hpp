@@ -41,7 +41,8 @@ enum class DrgJacobian {
 //   255/176/224 (Heisenberg) with dual numbers, sia 255/112/164 and comp4 255/80/80 (anisotropic
 //   chain). The quasi-Newton evaluates the residual once and the system's Hessian once per block
 //   row: no spills and fewer registers (figures in RESULTS), for up to three more iterations a
-//   stage at h = 0.05 (linear convergence at a rate O(h^2)), and 1.5-6.8x less arithmetic a stage
+//   stage at h = 0.05 (linear convergence at a rate O(h^2); one more since the solve ends one
+//   step after its stopping rule is met, local_newton.hpp), and 1.5-6.8x less arithmetic a stage
 //   than dual numbers, measured on the CPU (bench/bench_drg_device_jacobians.cpp).
 // - Gonzalez mp and plain Itoh-Abe ia (whose centre is u): dual numbers. mp takes fewer registers
 //   with them (160 against 166 on the Heisenberg chain); for ia the midpoint Hessian took 1.4-2x
@@ -99,6 +100,12 @@ struct DrgStage {
     // falls back to dual numbers even where midpoint_hessian is asked for.)
     static constexpr bool exact_jacobian =
         !(jacobian == DrgJacobian::midpoint_hessian && HasGradientJacobian<System, Real>);
+    // The stage's zero preserves the energy exactly: the host's simplified Newton and the GPU's
+    // quasi-Newton must leave no systematic error there (local_simplified_newton_solve,
+    // NewtonStopRule). The midpoint rules' energy errors are truncation errors, and collocation's
+    // kept Jacobian measured no drift (bench/RESULTS.md, "A simplified Newton for every spin
+    // step"), so neither declares it.
+    static constexpr bool exact_conservation = true;
     const System& system;
     StridedSpins<Real> u;
     Real h;
@@ -162,7 +169,8 @@ struct DrgStage {
     // contracts linearly at a rate O(h^2): measured (tests/spin/test_drg_quasi_newton.cpp,
     // RESULTS), 0-3 more iterations a stage at h = 0.05. The converged point is the same
     // zero of the same residual, so the energy is preserved as before; only the stopping rule must
-    // see contraction (exact_jacobian above).
+    // see contraction (exact_jacobian above), and end one step later, since the error a linearly
+    // converging last step leaves is systematic (exact_conservation below, NewtonStopRule).
     GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
                                     NeighbourJacobian<Real>& jac) const
         requires(jacobian == DrgJacobian::midpoint_hessian) &&
