@@ -472,8 +472,8 @@ GEOMINT_HD NewtonOutcome<Real> local_newton_solve(Problem& problem, StridedReals
 // local_simplified_newton_solve). Its later iterations cost a residual and a back substitution,
 // where a Newton iteration costs the analytic blocks and a block factorisation per spin: less
 // time a step for every spin scheme, for one or two more (cheaper) iterations (figures in
-// RESULTS). On the GPU Newton (a negative value: local_newton_solve), so the kernels stay as they
-// are.
+// RESULTS). On the GPU Newton (a negative value: local_newton_solve): no GPU has been lent to
+// measure the simplified Newton there.
 #if defined(__CUDA_ARCH__)
 inline constexpr double jacobian_refresh = -1.0;
 #else
