@@ -15,6 +15,7 @@
 #include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/random_spins.hpp"
 #include "geomint/spin/schemes/drg.hpp"
+#include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/team.hpp"
 #include "spin_test_support.hpp"
@@ -187,6 +188,26 @@ TEST(RoundoffTopSymmetrisedItohAbe, DevicesQuasiNewtonStaysWithinTheMeasuredRand
         s.set(0, gs::Vec3<double>{x[0], x[1], x[2]});
         return true;
     });
+}
+
+// The spherical midpoint rule keeps |s_i| = 1 by itself (it is not renormalised): each step's
+// rounding moves |s| by at most u = eps/2, so after n steps the unit-length error is a random walk
+// of deviation at most u sqrt(n), and by Levy's inequality it exceeds 4 u sqrt(n) (1.4e-13 at
+// 10^5 steps) with probability below 1.3e-4. The host's simplified Newton, stopping on a step with
+// kept factors without the step after it, drifted: 4.3e-13 after 10^5 top steps of h = 0.1
+// (bench/RESULTS.md, "A simplified Newton for every spin step"); with it 1.1e-14.
+TEST(RoundoffTopSphericalMidpoint, UnitLengthErrorGrowsLikeSquareRootOfSteps) {
+    const long long steps = 100000;
+    const gs::SpinningTop<double> system{};
+    std::vector<double> spins = geomint_test::paper_top_start();
+    std::vector<double> work(gs::workspace_reals(gs::SphericalMidpoint{}, 1));
+    const auto r =
+        gs::integrate_chain(gs::SphericalMidpoint{}, system, 0.1, steps, gs::StridedSpins<double>{spins.data(), 1, 1},
+                            gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
+    ASSERT_EQ(r.status, geomint::SolveStatus::ok);
+    ASSERT_EQ(r.steps_completed, steps);
+    ::testing::Test::RecordProperty("norm_error", geomint_test::sci(r.max_norm_error));
+    EXPECT_LE(r.max_norm_error, 4 * (eps / 2) * std::sqrt(static_cast<double>(steps)));
 }
 
 // A random 8-spin Heisenberg chain, 10^4 steps of h = 0.05. The chain's random walk is wider
