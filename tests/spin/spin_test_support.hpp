@@ -12,8 +12,12 @@
 #include <vector>
 
 #include "geomint/solve_status.hpp"
+#include "geomint/spin/explicit_guess.hpp"
 #include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/local_newton.hpp"
 #include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/schemes/drg.hpp"
+#include "geomint/spin/team.hpp"
 #include "geomint/spin/vec3.hpp"
 #include "test_support_print.hpp"
 
@@ -49,18 +53,44 @@ geomint::spin::ChainResult<double> run(const Scheme& scheme, const System& syste
     return r;
 }
 
-// Newton iterations per step over `runs` runs of `steps` steps of h, run t from random spins
-// (fill_random_spins with seed 2026, chain t), failing the test on any Newton failure.
-template <class Scheme, class System>
-double iterations_per_step(const System& system, int d, double h, long long steps, int runs) {
+// Mean Newton iterations (local_newton_solve, a Jacobian per iteration: the GPU's solver) of one
+// solve of the problem make(u) at random states u (fill_random_spins, seed 2026, state t), from the
+// schemes' explicit guess (explicit_guess.hpp) or, with guess = false, from v = u.
+template <class System, class Make>
+double newton_iterations(const System& system, int d, double h, int states, const Make& make, bool guess = true) {
+    using namespace geomint::spin;
     long long total = 0;
-    for (int t = 0; t < runs; ++t) {
-        std::vector<double> spins(3 * static_cast<std::size_t>(d));
-        geomint::spin::fill_random_spins(geomint::spin::StridedSpins<double>{spins.data(), 1, d}, 2026,
-                                         static_cast<std::uint64_t>(t));
-        total += run(Scheme{}, system, h, steps, spins).newton_iterations;
+    for (int t = 0; t < states; ++t) {
+        std::vector<double> u(3 * static_cast<std::size_t>(d)), x(u.size());
+        fill_random_spins(StridedSpins<double>{u.data(), 1, d}, 2026, static_cast<std::uint64_t>(t));
+        const StridedSpins<double> from{u.data(), 1, d};
+        if (guess)
+            explicit_guess(system, h, from, StridedReals<double>{x.data(), 1}, SequentialTeam{});
+        else
+            x = u;
+        std::vector<double> work(local_newton_workspace_reals<3, double>(d) + rank_one_workspace_reals<3>(d));
+        auto problem = make(from);
+        const auto out = local_newton_solve(problem, StridedReals<double>{x.data(), 1},
+                                            StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
+        EXPECT_EQ(out.status, geomint::SolveStatus::ok);
+        total += out.iterations;
     }
-    return static_cast<double>(total) / (static_cast<double>(runs) * static_cast<double>(steps));
+    return static_cast<double>(total) / states;
+}
+
+// Calls f.template operator()<centre, Gradient>(name) for every DRG stage the schemes solve: avf,
+// mp, ia, sia, both walks of comp2 (and of comp4), and mmp on chains.
+template <class System, class F>
+void for_each_drg_stage(const F& f) {
+    using namespace geomint::spin;
+    constexpr auto symmetric = Centre::symmetric;
+    f.template operator()<symmetric, AvfGradient>("avf");
+    f.template operator()<symmetric, MidpointGradient<double>>("mp");
+    f.template operator()<Centre::start, ItohAbeGradient<IaDirection::forward>>("ia");
+    f.template operator()<symmetric, ItohAbeGradient<IaDirection::symmetrised>>("sia");
+    f.template operator()<symmetric, ItohAbeGradient<IaDirection::forward>>("comp2's forward walk");
+    f.template operator()<symmetric, ItohAbeGradient<IaDirection::adjoint>>("comp2's adjoint walk");
+    if constexpr (System::is_chain) f.template operator()<symmetric, LocalMidpointGradient>("mmp");
 }
 
 inline std::vector<double> paper_top_start() {  // s0 = (-1, -1, 1)/sqrt 3 (math §2.5)

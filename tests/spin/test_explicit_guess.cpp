@@ -16,6 +16,7 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -64,30 +65,18 @@ TEST(ExplicitGuess, ErrorFallsLikeTheSquareOfTheStep) {
     check_guess_order(anisotropic(), 8);
 }
 
-// Mean Newton iterations of one stage solve (local_newton_solve, the GPU's solver; the host's
-// simplified Newton is tested in test_step_simplified_newton.cpp) from the explicit guess, or from
-// v = u, at h = 0.05 over random states: 32 tops or 8 chains of 16 spins.
+// Mean Newton iterations of one stage solve (the GPU's solver; the host's simplified Newton is
+// tested in test_step_simplified_newton.cpp) from the explicit guess, or from v = u, at h = 0.05
+// over random states: 32 tops or 8 chains of 16 spins.
 template <gs::Centre centre, class Gradient, class System>
 double newton_iterations(const System& system, int d, bool guess) {
-    const int states = d == 1 ? 32 : 8;
     const double h = 0.05;
-    long long total = 0;
-    for (int t = 0; t < states; ++t) {
-        std::vector<double> u(3 * static_cast<std::size_t>(d)), x(u.size());
-        gs::fill_random_spins(gs::StridedSpins<double>{u.data(), 1, d}, 2026, static_cast<std::uint64_t>(t));
-        const gs::StridedSpins<double> from{u.data(), 1, d};
-        if (guess)
-            gs::explicit_guess(system, h, from, gs::StridedReals<double>{x.data(), 1}, gs::SequentialTeam{});
-        else
-            x = u;
-        std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d) + gs::rank_one_workspace_reals<3>(d));
-        gs::DrgStage<centre, Gradient, System, double> stage{system, from, h, Gradient{}};
-        const auto out = gs::local_newton_solve(stage, gs::StridedReals<double>{x.data(), 1},
-                                                gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
-        EXPECT_EQ(out.status, SolveStatus::ok);
-        total += out.iterations;
-    }
-    return static_cast<double>(total) / states;
+    return geomint_test::newton_iterations(
+        system, d, h, d == 1 ? 32 : 8,
+        [&](gs::StridedSpins<double> u) {
+            return gs::DrgStage<centre, Gradient, System, double>{system, u, h, Gradient{}};
+        },
+        guess);
 }
 
 // Measured: from the guess 3.00 on both 16-spin chains and 2.59-2.66 on the top for every stage

@@ -19,6 +19,7 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
+#include "spin_test_support.hpp"
 #include "geomint/spin/team.hpp"
 
 namespace {
@@ -193,27 +194,13 @@ TEST(MpNewton, RankOneStepEqualsADenseSolve) {
     }
 }
 
-// Mean Newton iterations (local_newton_solve: a Jacobian per iteration) of one solve of `Problem`
-// from the schemes' explicit guess (explicit_guess.hpp) over random states: 32 tops or 8 chains.
-// The host's schemes run the simplified Newton, which keeps the rank-one term with its factors
+// Mean Newton iterations (a Jacobian per iteration) of one solve from the schemes' explicit guess
+// over random states, 32 tops or 8 chains (geomint_test::newton_iterations). The host's schemes
+// run the simplified Newton, which keeps the rank-one term with its factors
 // (tests/spin/test_step_simplified_newton.cpp); this is the Newton it approximates.
-template <class Problem, class System, class Make>
+template <class System, class Make>
 double newton_iterations(const System& system, int d, double h, const Make& make) {
-    const int states = d == 1 ? 32 : 8;
-    long long total = 0;
-    for (int t = 0; t < states; ++t) {
-        std::vector<double> u(3 * static_cast<std::size_t>(d)), x(u.size());
-        gs::fill_random_spins(gs::StridedSpins<double>{u.data(), 1, d}, 2026, static_cast<std::uint64_t>(t));
-        const gs::StridedSpins<double> from{u.data(), 1, d};
-        gs::explicit_guess(system, h, from, gs::StridedReals<double>{x.data(), 1}, gs::SequentialTeam{});
-        std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d) + gs::rank_one_workspace_reals<3>(d));
-        Problem problem = make(from);
-        const auto out = gs::local_newton_solve(problem, gs::StridedReals<double>{x.data(), 1},
-                                                gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
-        EXPECT_EQ(out.status, SolveStatus::ok);
-        total += out.iterations;
-    }
-    return static_cast<double>(total) / states;
+    return geomint_test::newton_iterations(system, d, h, d == 1 ? 32 : 8, make);
 }
 
 // With lambda's dependence in the Jacobian, mp's Newton is Newton again: quadratic, and so about as
@@ -232,14 +219,13 @@ void check_iterations(const System& system, int d, double h) {
     SCOPED_TRACE(std::string(System::name) + ", d = " + std::to_string(d) + ", h = " + std::to_string(h));
     using Automatic = gs::AutomaticJacobians<System>;
     const Automatic automatic{system};
-    const double mp = newton_iterations<MpStage<System>>(system, d, h, [&](gs::StridedSpins<double> u) {
+    const double mp = newton_iterations(system, d, h, [&](gs::StridedSpins<double> u) {
         return MpStage<System>{system, u, h, gs::MidpointGradient<double>{}};
     });
-    const double im = newton_iterations<gs::MidpointStep<gs::MidpointKind::embedded, System, double>>(
-        system, d, h, [&](gs::StridedSpins<double> u) {
-            return gs::MidpointStep<gs::MidpointKind::embedded, System, double>{system, u, h};
-        });
-    const double simplified = newton_iterations<MpStage<Automatic>>(automatic, d, h, [&](gs::StridedSpins<double> u) {
+    const double im = newton_iterations(system, d, h, [&](gs::StridedSpins<double> u) {
+        return gs::MidpointStep<gs::MidpointKind::embedded, System, double>{system, u, h};
+    });
+    const double simplified = newton_iterations(automatic, d, h, [&](gs::StridedSpins<double> u) {
         return MpStage<Automatic>{automatic, u, h, gs::MidpointGradient<double>{}};
     });
     EXPECT_LE(mp, im + 1.0);

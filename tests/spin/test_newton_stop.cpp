@@ -21,6 +21,7 @@
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/team.hpp"
 #include "geomint/spin/team_newton.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -150,19 +151,14 @@ gs::SpinningTop<double> top() { return gs::SpinningTop<double>::with_inertia(1.3
 
 using Mp = gs::MidpointGradient<double>;
 using IaForward = gs::ItohAbeGradient<gs::IaDirection::forward>;
-using IaAdjoint = gs::ItohAbeGradient<gs::IaDirection::adjoint>;
 using Sia = gs::ItohAbeGradient<gs::IaDirection::symmetrised>;
 constexpr auto symmetric = gs::Centre::symmetric;
 
 template <class System>
 void check_every_drg_stage(const std::string& name, const System& system, int d) {
-    check_drg_stage<symmetric, gs::AvfGradient>("avf " + name, system, d);
-    check_drg_stage<symmetric, Mp>("mp " + name, system, d);
-    check_drg_stage<gs::Centre::start, IaForward>("ia " + name, system, d);
-    check_drg_stage<symmetric, Sia>("sia " + name, system, d);
-    check_drg_stage<symmetric, IaForward>("comp2's forward walk " + name, system, d);
-    check_drg_stage<symmetric, IaAdjoint>("comp2's adjoint walk " + name, system, d);
-    if constexpr (System::is_chain) check_drg_stage<symmetric, gs::LocalMidpointGradient>("mmp " + name, system, d);
+    geomint_test::for_each_drg_stage<System>([&]<gs::Centre centre, class Gradient>(const char* stage) {
+        check_drg_stage<centre, Gradient>(stage + (" " + name), system, d);
+    });
 }
 
 TEST(NewtonStop, DrgStagesLeaveNoMoreThanRoundOff) {

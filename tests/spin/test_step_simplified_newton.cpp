@@ -16,6 +16,7 @@
 #include "geomint/spin/schemes/midpoint_baselines.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/team.hpp"
+#include "spin_test_support.hpp"
 
 namespace {
 
@@ -118,20 +119,13 @@ gs::AnisotropicChain<double> anisotropic() { return {0.8, gs::Vec3<double>{0.3, 
 gs::SpinningTop<double> top() { return gs::SpinningTop<double>::with_inertia(1.3, 2.1, 3.7); }
 
 using Mp = gs::MidpointGradient<double>;
-using IaForward = gs::ItohAbeGradient<gs::IaDirection::forward>;
-using IaAdjoint = gs::ItohAbeGradient<gs::IaDirection::adjoint>;
-using Sia = gs::ItohAbeGradient<gs::IaDirection::symmetrised>;
 constexpr auto symmetric = gs::Centre::symmetric;
 
 template <class System>
 void expect_every_step(const std::string& name, const System& system, int d) {
-    expect_drg_stage<symmetric, gs::AvfGradient>("avf " + name, system, d);
-    expect_drg_stage<symmetric, Mp>("mp " + name, system, d);
-    expect_drg_stage<gs::Centre::start, IaForward>("ia " + name, system, d);
-    expect_drg_stage<symmetric, Sia>("sia " + name, system, d);
-    expect_drg_stage<symmetric, IaForward>("comp2's forward walk " + name, system, d);
-    expect_drg_stage<symmetric, IaAdjoint>("comp2's adjoint walk " + name, system, d);
-    if constexpr (System::is_chain) expect_drg_stage<symmetric, gs::LocalMidpointGradient>("mmp " + name, system, d);
+    geomint_test::for_each_drg_stage<System>([&]<gs::Centre centre, class Gradient>(const char* stage) {
+        expect_drg_stage<centre, Gradient>(stage + (" " + name), system, d);
+    });
     expect_midpoint<gs::MidpointKind::embedded>("implicit midpoint " + name, system, d);
     expect_midpoint<gs::MidpointKind::spherical>("spherical midpoint " + name, system, d);
 }
