@@ -1,0 +1,127 @@
+// The energy drift of double DRG steps on chains (math §2.6, bench/RESULTS.md): the mean over K
+// random 8-spin Heisenberg chains of H(s_N) - H(s_0) after N steps, with its standard error, and
+// that mean divided by N, the lean of one step. A random walk averages out over the chains; a
+// lean does not. For the single-stage schemes it also runs each stage as DrgStage + newton_solve
+// (the scheme's own step, bit for bit) and, as "+ fresh step", the same followed by one more
+// Newton solve from the converged point: one Jacobian at the solution and one step, which leaves
+// far less than round-off behind where the solve's last step left a systematic error.
+// Usage: spin_roundoff_chain_drift [steps N] [chains K] [h] [scheme|all]. Energies in long double.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "geomint/spin/explicit_guess.hpp"
+#include "geomint/spin/integrate_chain.hpp"
+#include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/schemes/drg.hpp"
+#include "geomint/spin/systems.hpp"
+#include "geomint/spin/team_newton.hpp"
+
+namespace gs = geomint::spin;
+
+namespace {
+
+constexpr int spins = 8;
+using Chain = gs::HeisenbergChain<double>;
+
+long double energy(const std::vector<double>& s) {
+    std::vector<long double> wide(s.begin(), s.end());
+    return gs::total_energy(gs::HeisenbergChain<long double>{}, gs::StridedSpins<long double>{wide.data(), 1, spins});
+}
+
+// H(s_N) - H(s_0) of chain k after `steps` calls of step(state); exits on a failed step.
+template <class Step>
+long double drift_of_chain(int k, long long steps, Step step) {
+    std::vector<double> s(3 * spins);
+    gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 20240611, 100 + static_cast<unsigned>(k));
+    const long double h0 = energy(s);
+    for (long long n = 0; n < steps; ++n) {
+        if (!step(gs::StridedSpins<double>{s.data(), 1, spins})) {
+            std::printf("failed at step %lld of chain %d\n", n + 1, k);
+            std::exit(1);
+        }
+    }
+    return energy(s) - h0;
+}
+
+template <class MakeStep>
+void report(const char* label, int chains, long long steps, double h, const MakeStep& make_step) {
+    std::vector<long double> drift(static_cast<std::size_t>(chains));
+#pragma omp parallel for schedule(dynamic)
+    for (int k = 0; k < chains; ++k) drift[static_cast<std::size_t>(k)] = drift_of_chain(k, steps, make_step());
+    long double mean = 0, square = 0;
+    for (const long double e : drift) {
+        mean += e;
+        square += e * e;
+    }
+    mean /= chains;
+    const long double error = std::sqrt((square / chains - mean * mean) / (chains - 1));
+    std::printf("%-22s h %.3g: mean H_N - H_0 %+.2Le (standard error %.1Le), lean a step %+.2Le (%.1Le)\n", label, h,
+                mean, error, mean / steps, error / steps);
+    std::fflush(stdout);
+}
+
+// One stage as the schemes run it (detail::drg_stage), optionally followed by a fresh solve.
+template <gs::Centre centre, class Gradient>
+struct StageStep {
+    double h;
+    bool fresh_step;
+    std::vector<double> x = std::vector<double>(3 * spins);
+    std::vector<double> work = std::vector<double>(gs::local_newton_workspace_reals<3, double>(spins) +
+                                                   gs::rank_one_workspace_reals<3>(spins));
+
+    bool operator()(gs::StridedSpins<double> state) {
+        const gs::StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
+        gs::explicit_guess(Chain{}, h, state, xs, gs::SequentialTeam{});
+        gs::DrgStage<centre, Gradient, Chain, double> stage{Chain{}, state, h, Gradient{}};
+        if (gs::newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}, gs::SequentialTeam{}).status !=
+            geomint::SolveStatus::ok)
+            return false;
+        if (fresh_step &&
+            gs::newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}, gs::SequentialTeam{}).status !=
+                geomint::SolveStatus::ok)
+            return false;
+        for (int i = 0; i < spins; ++i) state.set(i, xs.spins(spins).get(i));
+        return true;
+    }
+};
+
+template <class Scheme>
+struct SchemeStep {
+    double h;
+    std::vector<double> work = std::vector<double>(gs::workspace_reals(Scheme{}, spins));
+    bool operator()(gs::StridedSpins<double> state) {
+        return Scheme{}
+                   .step(Chain{}, h, state, gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{})
+                   .status == geomint::SolveStatus::ok;
+    }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long long steps = argc > 1 ? std::atoll(argv[1]) : 100000;
+    const int chains = argc > 2 ? std::atoi(argv[2]) : 16;
+    const double h = argc > 3 ? std::atof(argv[3]) : 0.05;
+    const char* which = argc > 4 ? argv[4] : "all";
+    const auto wanted = [&](const char* name) { return !std::strcmp(which, "all") || !std::strcmp(which, name); };
+    const auto stage = [&]<gs::Centre centre, class Gradient>(const char* name) {
+        if (!wanted(name)) return;
+        report(name, chains, steps, h, [&] { return StageStep<centre, Gradient>{h, false}; });
+        const std::string fresh = std::string(name) + " + fresh step";
+        report(fresh.c_str(), chains, steps, h, [&] { return StageStep<centre, Gradient>{h, true}; });
+    };
+    const auto scheme = [&]<class Scheme>() {
+        if (wanted(Scheme::name)) report(Scheme::name, chains, steps, h, [&] { return SchemeStep<Scheme>{h}; });
+    };
+    stage.template operator()<gs::Centre::symmetric, gs::MidpointGradient<double>>("mp");
+    stage.template operator()<gs::Centre::symmetric, gs::AvfGradient>("avf");
+    stage.template operator()<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>>("ia");
+    stage.template operator()<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>>("sia");
+    scheme.template operator()<gs::Comp2>();
+    scheme.template operator()<gs::CompSia>();
+    scheme.template operator()<gs::Comp4>();
+}
