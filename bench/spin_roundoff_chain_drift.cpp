@@ -3,8 +3,8 @@
 // that mean divided by N, the lean of one step. A random walk averages out over the chains; a
 // lean does not. For the single-stage schemes it also runs each stage as DrgStage + newton_solve
 // (the scheme's own step, bit for bit) and, as "+ fresh step", the same followed by one more
-// Newton solve from the converged point: one Jacobian at the solution and one step, which leaves
-// far less than round-off behind where the solve's last step left a systematic error.
+// Newton solve from the converged point: one Jacobian at the solution and one step, to see how
+// much of a lean the end of the solve carries (bench/RESULTS.md: part of it, not all).
 // Usage: spin_roundoff_chain_drift [steps N] [chains K] [h] [scheme|all]. Energies in long double.
 #include <cmath>
 #include <cstdio>
