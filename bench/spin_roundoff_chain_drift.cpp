@@ -107,6 +107,10 @@ int main(int argc, char** argv) {
     const int chains = argc > 2 ? std::atoi(argv[2]) : 16;
     const double h = argc > 3 ? std::atof(argv[3]) : 0.05;
     const char* which = argc > 4 ? argv[4] : "all";
+    if (steps < 1 || chains < 2 || !(std::fabs(h) > 0)) {
+        std::fprintf(stderr, "usage: spin_roundoff_chain_drift [steps >= 1] [chains >= 2] [h != 0] [scheme|all]\n");
+        return 2;
+    }
     const auto wanted = [&](const char* name) { return !std::strcmp(which, "all") || !std::strcmp(which, name); };
     const auto stage = [&]<gs::Centre centre, class Gradient>(const char* name) {
         if (!wanted(name)) return;
