@@ -68,6 +68,24 @@ struct GaussLegendre<8> {
                                  1.1119051722668723527e-01, 5.0614268145188129576e-02};
         return w[i];
     }
+    // The same values to long double's precision, for a residual evaluated wider than double on
+    // the host (AVF's last residual, WiderResidual in local_newton.hpp): rounded to double they
+    // put the same error into every step's g, and the energy leaned (bench/RESULTS.md, "The energy
+    // lean of DRG steps on chains, removed"). Host only: device code has no long double.
+    static constexpr long double wide_node(int i) {
+        constexpr long double x[8] = {1.9855071751231884170e-02L, 1.0166676129318663022e-01L,
+                                      2.3723379504183550708e-01L, 4.0828267875217509752e-01L,
+                                      5.9171732124782490248e-01L, 7.6276620495816449292e-01L,
+                                      8.9833323870681336978e-01L, 9.8014492824876811583e-01L};
+        return x[i];
+    }
+    static constexpr long double wide_weight(int i) {
+        constexpr long double w[8] = {5.0614268145188129576e-02L, 1.1119051722668723527e-01L,
+                                      1.5685332293894364366e-01L, 1.8134189168918099150e-01L,
+                                      1.8134189168918099150e-01L, 1.5685332293894364366e-01L,
+                                      1.1119051722668723527e-01L, 5.0614268145188129576e-02L};
+        return w[i];
+    }
 };
 
 template <>

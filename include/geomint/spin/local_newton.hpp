@@ -6,6 +6,7 @@
 #include <concepts>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "geomint/platform.hpp"
 #include "geomint/solve_status.hpp"
@@ -49,13 +50,19 @@ namespace geomint::spin {
 //       // global scalars that the residual reads as constants (a simplified Newton in them,
 //       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3, unless coupling() below).
 //       GEOMINT_HD void prepare(StridedReals<Real> x);
+//       // Optional, with exact_conservation: the same in WiderResidual<Real> (Acc), called before
+//       // the host's last residual instead (local_simplified_newton_solve).
+//       template <class Acc>
+//       GEOMINT_HD void prepare_wide(StridedReals<Real> x);
 //       // Optional, with prepare: such a scalar's part of the Jacobian, the rank-one term a b^T
 //       // (a = d residual / d scalar, b = d scalar / dx, B d reals each), after prepare(x);
 //       // false when there is none at this iterate. local_newton_solve then takes Newton's step
 //       // for the whole Jacobian (Sherman-Morrison), and needs rank_one_workspace_reals more.
 //       GEOMINT_HD bool coupling(StridedReals<Real> x, StridedReals<Real> a, StridedReals<Real> b) const;
 //       // Optional: true when the solution carries an exact conservation law (a DRG stage's
-//       // energy); the simplified Newton then leaves no systematic error (see there).
+//       // energy); the simplified Newton then leaves no systematic error (see there), and on the
+//       // host evaluates the residual of its last step in WiderResidual<Real>: residual() must
+//       // then accept that T too (a template in T, as above, with Real parameters, does).
 //       static constexpr bool exact_conservation = true;
 //   };
 //
@@ -130,6 +137,32 @@ concept ApproximateJacobian = requires {
 template <class P>
 concept ExactConservation = requires {
     requires P::exact_conservation;
+};
+
+// The type in which the host's simplified Newton evaluates the residual of the last step of a solve
+// with exact_conservation (local_simplified_newton_solve says why): double for float, and for
+// double x86's long double, whose 64-bit significand is hardware arithmetic. Elsewhere (a long
+// double that is double, or a software quadruple as on 64-bit ARM) and on the device, Real
+// itself: no wider residual.
+template <class Real>
+struct WiderResidual {
+    using type = Real;
+};
+#if !defined(__CUDA_ARCH__)
+template <>
+struct WiderResidual<float> {
+    using type = double;
+};
+template <>
+struct WiderResidual<double> {
+    using type = std::conditional_t<std::numeric_limits<long double>::digits == 64, long double, double>;
+};
+#endif
+template <class Real>
+inline constexpr bool has_wider_residual = !std::is_same_v<typename WiderResidual<Real>::type, Real>;
+template <class P, class Real>
+concept HasWidePrepare = requires(P& p, StridedReals<Real> x) {
+    p.template prepare_wide<typename WiderResidual<Real>::type>(x);
 };
 
 // The error bound that lets a solve stop one iteration early (math §3, "When a solve stops"). A
@@ -289,6 +322,24 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
 }
 
 namespace detail {
+
+// Residual block i at x in WiderResidual<Real> (the iterate as it is, widened), rounded to Real
+// at the end.
+template <class Problem, class Real>
+GEOMINT_HD void wide_residual_row(const Problem& problem, StridedReals<Real> x, int d, int i, Real* out) {
+    using Wide = typename detail::WiderResidual<Real>::type;
+    constexpr int B = Problem::block_size;
+    const int il = i == 0 ? d - 1 : i - 1;
+    const int ir = i == d - 1 ? 0 : i + 1;
+    Wide xl[B], xs[B], xr[B], wide[B];
+    for (int k = 0; k < B; ++k) {
+        xl[k] = x[B * il + k];
+        xs[k] = x[B * i + k];
+        xr[k] = x[B * ir + k];
+    }
+    problem.residual(i, static_cast<const Wide*>(xl), static_cast<const Wide*>(xs), static_cast<const Wide*>(xr), wide);
+    for (int k = 0; k < B; ++k) out[k] = static_cast<Real>(wide[k]);
+}
 
 // Block row i of the Newton system at x (every driver: local_newton_solve, the simplified Newton
 // and the team Newton of team_newton.hpp): the residual into out[] and, when `jacobian`, the three
@@ -511,6 +562,9 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
     const bool never_refresh = !(refresh_contraction < std::numeric_limits<Real>::infinity());
     Real previous = std::numeric_limits<Real>::infinity();
     constexpr bool finish_kept_steps = detail::ExactConservation<Problem>;
+    // The finishing step's residual in a wider type (WiderResidual; why: below, where the finish
+    // is taken).
+    constexpr bool wide_last_residual = finish_kept_steps && detail::has_wider_residual<Real>;
     bool fresh = true;       // build and factorise the Jacobian at this iterate
     bool finishing = false;  // a step with kept factors met the stopping rule: one more ends the solve
     // A problem's rank-one term (coupling above) is kept with the factors, as J is: for d > 3,
@@ -524,11 +578,20 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
     };
 
     for (int it = 1; it <= options.max_iterations; ++it) {
-        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x);
+        if constexpr (wide_last_residual && detail::HasWidePrepare<Problem, Real>) {
+            if (finishing)
+                problem.template prepare_wide<typename detail::WiderResidual<Real>::type>(x);
+            else
+                problem.prepare(x);
+        } else if constexpr (detail::HasPrepare<Problem, Real>) {
+            problem.prepare(x);
+        }
         for (int i = 0; i < d; ++i) {
             Real out[B];
             if (fresh)
                 detail::residual_row<true>(problem, system, x, d, i, out);
+            else if (wide_last_residual && finishing)
+                detail::wide_residual_row(problem, x, d, i, out);
             else
                 detail::residual_row<false>(problem, system, x, d, i, out);
             for (int r = 0; r < B; ++r) {
@@ -580,6 +643,19 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
         // out. Without the extra step the top's DRG energy drifted linearly, to 1e-13 - 6e-13
         // after 10^6 steps at h = 0.05 (sia, comp2, compsia, comp4; bench/RESULTS.md, "A
         // simplified Newton for every spin step"); after it theta^2 |dx| is left.
+        // On the host that last step's residual, and the prepare() before it, are evaluated in
+        // WiderResidual<Real> (long double for double on x86) from the iterate as it is, and
+        // rounded at the end. The iterate is then within an ulp or two of the root x*, and the
+        // step computes x - dx with dx = M (R(x) + r), M the kept inverse and r the residual's
+        // rounding, which in double is as large as the step itself. x - dx then landed an ulp
+        // off the double nearest x* in about a fifth of the components, and not at random: the
+        // energy of chains leaned by up to 5e-18 a step (compsia; sia, comp4 and mp at 3e-19 -
+        // 6e-19), to 4.5e-12 after 10^6 steps (bench/RESULTS.md, "The energy lean of DRG steps on
+        // chains, removed"). With r well below an ulp, x - dx rounds to the double nearest x*
+        // in all but about 0.1% of them, ties of the long double's own rounding
+        // (tests/spin/test_drg_last_residual.cpp), and no scheme leans. It costs one residual in
+        // long double a stage, no Jacobian. A fresh Jacobian at the end did not help: its step
+        // rounds the same way.
         if (done) {
             finishing = true;
         } else {

@@ -225,6 +225,14 @@ struct DrgStage {
             gradient.prepare(system, u, x.spins(u.d), team);
     }
 
+    // The same refresh with its sums in Acc (WiderResidual's type): the host's last residual of a
+    // solve (local_simplified_newton_solve).
+    template <class Acc>
+    GEOMINT_HD void prepare_wide(StridedReals<Real> x) {
+        if constexpr (requires { gradient.template prepare_wide<Acc>(system, u, x.spins(u.d)); })
+            gradient.template prepare_wide<Acc>(system, u, x.spins(u.d));
+    }
+
     // Newton's rank-one term (local_newton.hpp) for a gradient with a global scalar, the Gonzalez
     // midpoint's lambda, which prepare() refreshes from each iterate: the residual R(x, lambda(x))
     // has the Jacobian J + a b^T, J the blocks above (lambda held), a = dR/dlambda, b = dlambda/dx

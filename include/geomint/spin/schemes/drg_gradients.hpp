@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "geomint/platform.hpp"
 #include "geomint/spin/dual.hpp"
@@ -139,14 +140,24 @@ struct BasicAvfGradient {
         }
         Vec3<T> g{T(0), T(0), T(0)};
         using Rule = GaussLegendre<8>;
+        // The nodes and weights in T when the residual is evaluated wider than Real (the host's
+        // last residual of a solve, WiderResidual in local_newton.hpp), else in Real.
+        using X = std::conditional_t<std::is_floating_point_v<T> && (sizeof(T) > sizeof(Real)), T, Real>;
         for (int q = 0; q < Rule::size; ++q) {
-            const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
-            const Vec3<T> gam = (Real(1) - xi) * xu + xi * xv;
+            X xi, w;
+            if constexpr (sizeof(X) > sizeof(double)) {  // long double, named on the host only
+                xi = Rule::wide_node(q);
+                w = Rule::wide_weight(q);
+            } else {
+                xi = X(Rule::node(q));
+                w = X(Rule::weight(q));
+            }
+            const Vec3<T> gam = (X(1) - xi) * xu + xi * xv;
             const Vec3<T> y = retract(c, gam);
             Vec3<T> yl = y, yr = y;
             if constexpr (System::is_chain) {
-                yl = retract(cl, (Real(1) - xi) * xul + xi * xvl);
-                yr = retract(cr, (Real(1) - xi) * xur + xi * xvr);
+                yl = retract(cl, (X(1) - xi) * xul + xi * xvl);
+                yr = retract(cr, (X(1) - xi) * xur + xi * xvr);
             }
             g += w * tangent_retract(c, gam, system.gradient(yl, y, yr));
         }
@@ -341,6 +352,32 @@ struct MidpointGradient {
         // dropping it costs O(|eta|^3) in the energy.
         const Real small = small_increment<Real>();
         lambda = eta2 > small * small ? ((dh - Real(0.5) * radial) - projected) / eta2 : Real(0);
+    }
+
+    // prepare()'s sums in Acc, from the spins widened to it (sequential), lambda rounded to Real
+    // at the end: the host's last residual of a solve (WiderResidual, local_newton.hpp; math
+    // §2.6). A separate function, so that the device's prepare() is the one above, unchanged.
+    template <class Acc, class System>
+    GEOMINT_HD void prepare_wide(const System& system, StridedSpins<Real> u, StridedSpins<Real> v) {
+        const auto at = [](StridedSpins<Real> s, int k) { return vec3_cast<Acc>(s.get(k)); };
+        Acc dh = Acc(0), radial = Acc(0), projected = Acc(0), eta2 = Acc(0);
+        const int d = u.d;
+        for (int i = 0; i < d; ++i) {
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const Vec3<Acc> ui = at(u, i), vi = at(v, i);
+            const Vec3<Acc> left = i > 0 ? at(v, il) : at(u, il);
+            const Vec3<Acc> right = i < d - 1 ? at(u, ir) : at(v, ir);
+            dh += dot(system.site_discrete_gradient(left, ui, vi, right), vi - ui);
+            radial += dot(vi, system.gradient(at(v, il), vi, at(v, ir))) * length_defect(vi);
+            const Vec3<Acc> c = symmetric_centre(ui, vi);
+            const Vec3<Acc> grad =
+                system.gradient(symmetric_centre(at(u, il), at(v, il)), c, symmetric_centre(at(u, ir), at(v, ir)));
+            const Vec3<Acc> eta = inverse_retract(c, vi) - inverse_retract(c, ui);
+            projected += dot(grad - c * dot(c, grad), eta);
+            eta2 += dot(eta, eta);
+        }
+        const Acc small = small_increment<Real>();
+        lambda = eta2 > small * small ? Real(((dh - Acc(0.5) * radial) - projected) / eta2) : Real(0);
     }
 
     // d lambda/dv into b (3 d reals), lambda as prepare(system, u, v) last set it, for the Newton
