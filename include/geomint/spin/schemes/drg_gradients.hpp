@@ -368,7 +368,9 @@ struct MidpointGradient {
             const Vec3<Acc> left = i > 0 ? at(v, il) : at(u, il);
             const Vec3<Acc> right = i < d - 1 ? at(u, ir) : at(v, ir);
             dh += dot(system.site_discrete_gradient(left, ui, vi, right), vi - ui);
-            radial += dot(vi, system.gradient(at(v, il), vi, at(v, ir))) * length_defect(vi);
+            // v.v - 1 plainly: in Acc its rounding is far below double's ulp, and length_defect's
+            // std::fma on long double is glibc's software fmal, which doubled mp's step time.
+            radial += dot(vi, system.gradient(at(v, il), vi, at(v, ir))) * (dot(vi, vi) - Acc(1));
             const Vec3<Acc> c = symmetric_centre(ui, vi);
             const Vec3<Acc> grad =
                 system.gradient(symmetric_centre(at(u, il), at(v, il)), c, symmetric_centre(at(u, ir), at(v, ir)));
