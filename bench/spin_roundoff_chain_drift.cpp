@@ -5,7 +5,13 @@
 // (the scheme's own step, bit for bit) and, as "+ fresh step", the same followed by one more
 // Newton solve from the converged point: one Jacobian at the solution and one step, to see how
 // much of a lean the end of the solve carries (bench/RESULTS.md: part of it, not all).
-// Usage: spin_roundoff_chain_drift [steps N] [chains K] [h] [scheme|all]. Energies in long double.
+// "X (team)" runs scheme X's step through the team solver (team_newton_solve, a team of one
+// thread: SoloTeam), the path of chains of 2048 spins and more on the CPU; on 8 spins it is not
+// partitioned, which changes only the linear solve's rounding.
+// "X (GPU's solve)" (path "device" only) runs a single-stage scheme's stage as the GPU solves it,
+// emulated on the host (DeviceStageStep).
+// Usage: spin_roundoff_chain_drift [steps N] [chains K] [h] [scheme|all] [team|thread|both|device]
+// (default both). Energies in long double.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +25,7 @@
 #include "geomint/spin/schemes/drg.hpp"
 #include "geomint/spin/systems.hpp"
 #include "geomint/spin/team_newton.hpp"
+#include "openmp_team.hpp"
 
 namespace gs = geomint::spin;
 
@@ -64,6 +71,27 @@ void report(const char* label, int chains, long long steps, double h, const Make
     std::fflush(stdout);
 }
 
+// One stage as the GPU runs it, emulated on the host: the GPU's Jacobian (device_drg_jacobian: dual
+// numbers for mp and ia, so no rank-one term in mp's lambda; the midpoint-Hessian quasi-Newton for
+// avf and sia) and Newton (local_newton_solve), with this host's rounding (no fused multiply-adds).
+template <gs::Centre centre, class Gradient>
+struct DeviceStageStep {
+    double h;
+    std::vector<double> x = std::vector<double>(3 * spins);
+    std::vector<double> work = std::vector<double>(gs::local_newton_workspace_reals<3, double>(spins));
+
+    bool operator()(gs::StridedSpins<double> state) {
+        const gs::StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
+        gs::explicit_guess(Chain{}, h, state, xs, gs::SequentialTeam{});
+        gs::DrgStage<centre, Gradient, Chain, double, gs::device_drg_jacobian<centre, Gradient>> stage{Chain{}, state,
+                                                                                                       h, Gradient{}};
+        if (gs::local_newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}).status != geomint::SolveStatus::ok)
+            return false;
+        for (int i = 0; i < spins; ++i) state.set(i, xs.spins(spins).get(i));
+        return true;
+    }
+};
+
 // One stage as the schemes run it (detail::drg_stage), optionally followed by a fresh solve.
 template <gs::Centre centre, class Gradient>
 struct StageStep {
@@ -100,6 +128,20 @@ struct SchemeStep {
     }
 };
 
+// The scheme's step by a team of one thread (the CPU's long chains, src/spin_batch_cpu.cpp).
+template <class Scheme>
+struct TeamSchemeStep {
+    double h;
+    std::vector<double> work = std::vector<double>(gs::workspace_reals(Scheme{}, spins));
+    std::vector<double> scratch = std::vector<double>(gs::team_newton_scratch_reals<3, double>(spins, 1));
+    bool operator()(gs::StridedSpins<double> state) {
+        return Scheme{}
+                   .step(Chain{}, h, state, gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{},
+                         geomint::SoloTeam<double>{{scratch.data(), 1}})
+                   .status == geomint::SolveStatus::ok;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,24 +149,46 @@ int main(int argc, char** argv) {
     const int chains = argc > 2 ? std::atoi(argv[2]) : 16;
     const double h = argc > 3 ? std::atof(argv[3]) : 0.05;
     const char* which = argc > 4 ? argv[4] : "all";
-    if (steps < 1 || chains < 2 || !(std::fabs(h) > 0)) {
-        std::fprintf(stderr, "usage: spin_roundoff_chain_drift [steps >= 1] [chains >= 2] [h != 0] [scheme|all]\n");
+    const char* path = argc > 5 ? argv[5] : "both";
+    const bool thread = !std::strcmp(path, "thread") || !std::strcmp(path, "both");
+    const bool team = !std::strcmp(path, "team") || !std::strcmp(path, "both");
+    const bool device = !std::strcmp(path, "device");
+    if (steps < 1 || chains < 2 || !(std::fabs(h) > 0) || !(thread || team || device)) {
+        std::fprintf(stderr,
+                     "usage: spin_roundoff_chain_drift [steps >= 1] [chains >= 2] [h != 0] [scheme|all] "
+                     "[team|thread|both|device]\n");
         return 2;
     }
     const auto wanted = [&](const char* name) { return !std::strcmp(which, "all") || !std::strcmp(which, name); };
     const auto stage = [&]<gs::Centre centre, class Gradient>(const char* name) {
-        if (!wanted(name)) return;
+        if (wanted(name) && device) {
+            const std::string label = std::string(name) + " (GPU's solve)";
+            report(label.c_str(), chains, steps, h, [&] { return DeviceStageStep<centre, Gradient>{h}; });
+        }
+        if (!wanted(name) || !thread) return;
         report(name, chains, steps, h, [&] { return StageStep<centre, Gradient>{h, false}; });
         const std::string fresh = std::string(name) + " + fresh step";
         report(fresh.c_str(), chains, steps, h, [&] { return StageStep<centre, Gradient>{h, true}; });
     };
+    const auto team_scheme = [&]<class Scheme>() {
+        const std::string label = std::string(Scheme::name) + " (team)";
+        if (wanted(Scheme::name) && team)
+            report(label.c_str(), chains, steps, h, [&] { return TeamSchemeStep<Scheme>{h}; });
+    };
     const auto scheme = [&]<class Scheme>() {
-        if (wanted(Scheme::name)) report(Scheme::name, chains, steps, h, [&] { return SchemeStep<Scheme>{h}; });
+        if (wanted(Scheme::name) && thread)
+            report(Scheme::name, chains, steps, h, [&] { return SchemeStep<Scheme>{h}; });
+        team_scheme.template operator()<Scheme>();
     };
     stage.template operator()<gs::Centre::symmetric, gs::MidpointGradient<double>>("mp");
     stage.template operator()<gs::Centre::symmetric, gs::AvfGradient>("avf");
     stage.template operator()<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>>("ia");
     stage.template operator()<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>>("sia");
+    // The single-stage schemes' thread path is the stage above, bit for bit: their team path only.
+    team_scheme.template operator()<gs::GonzalezMidpoint>();
+    team_scheme.template operator()<gs::Avf>();
+    team_scheme.template operator()<gs::ItohAbe>();
+    team_scheme.template operator()<gs::SymmetrisedItohAbe>();
     scheme.template operator()<gs::Comp2>();
     scheme.template operator()<gs::CompSia>();
     scheme.template operator()<gs::Comp4>();

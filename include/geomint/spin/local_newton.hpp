@@ -51,7 +51,8 @@ namespace geomint::spin {
 //       // e.g. H(v) - H(u) of the Gonzalez midpoint DRG, math §3, unless coupling() below).
 //       GEOMINT_HD void prepare(StridedReals<Real> x);
 //       // Optional, with exact_conservation: the same in WiderResidual<Real> (Acc), called before
-//       // the host's last residual instead (local_simplified_newton_solve).
+//       // the host's last residual instead (local_simplified_newton_solve; team_newton_solve,
+//       // on every worker's copy, with no team to share the sum).
 //       template <class Acc>
 //       GEOMINT_HD void prepare_wide(StridedReals<Real> x);
 //       // Optional, with prepare: such a scalar's part of the Jacobian, the rank-one term a b^T
@@ -59,10 +60,14 @@ namespace geomint::spin {
 //       // false when there is none at this iterate. local_newton_solve then takes Newton's step
 //       // for the whole Jacobian (Sherman-Morrison), and needs rank_one_workspace_reals more.
 //       GEOMINT_HD bool coupling(StridedReals<Real> x, StridedReals<Real> a, StridedReals<Real> b) const;
+//       // Optional, with prepare: true when prepare() refreshes such a scalar. Without coupling()
+//       // Newton then converges linearly, and stops by the rule of an approximate Jacobian.
+//       static constexpr bool global_scalar = true;
 //       // Optional: true when the solution carries an exact conservation law (a DRG stage's
 //       // energy); the simplified Newton then leaves no systematic error (see there), and on the
-//       // host evaluates the residual of its last step in WiderResidual<Real>: residual() must
-//       // then accept that T too (a template in T, as above, with Real parameters, does).
+//       // host it and the team Newton (team_newton.hpp) evaluate the residual of their last step
+//       // in WiderResidual<Real>: residual() must then accept that T too (a template in T, as
+//       // above, with Real parameters, does).
 //       static constexpr bool exact_conservation = true;
 //   };
 //
@@ -138,6 +143,19 @@ template <class P>
 concept ExactConservation = requires {
     requires P::exact_conservation;
 };
+
+// Problems whose residual reads a global scalar that prepare() refreshes from each iterate (static
+// constexpr bool global_scalar = true: the Gonzalez midpoint's lambda) and that give no rank-one
+// term for it (no coupling(): the GPU's dual-number Jacobian). The scalar then lags one iterate
+// behind x, and Newton converges linearly, as with an approximate Jacobian: the exact stopping rule
+// ended the GPU's mp solves early in a way that leaned the energy of chains by -4e-17 a step,
+// emulated on the host (bench/RESULTS.md, "Long chains' DRG solves end on the correctly rounded
+// root"), one more step removed it.
+template <class P, class Real>
+concept LaggedScalar = requires {
+    requires P::global_scalar;
+}
+&&!HasRankOneTerm<P, Real>;
 
 // The type in which the host's simplified Newton evaluates the residual of the last step of a solve
 // with exact_conservation (local_simplified_newton_solve says why): double for float, and for
@@ -220,10 +238,13 @@ struct NewtonStopRule {
     }
 };
 
-// The stopping rule of a Newton with the problem's Jacobian (local_newton_solve, team_newton_solve).
+// The stopping rule of a Newton with the problem's Jacobian (local_newton_solve, team_newton_solve):
+// the approximate one when the Jacobian is approximate or the problem's scalar lags.
 template <class Problem, class Real>
-using NewtonStopRuleFor =
-    NewtonStopRule<!ApproximateJacobian<Problem>, Real, ApproximateJacobian<Problem> && ExactConservation<Problem>>;
+inline constexpr bool converges_linearly = ApproximateJacobian<Problem> || LaggedScalar<Problem, Real>;
+template <class Problem, class Real>
+using NewtonStopRuleFor = NewtonStopRule<!converges_linearly<Problem, Real>, Real,
+                                         converges_linearly<Problem, Real> && ExactConservation<Problem>>;
 
 // Writes Jacobian entries of block row i straight into the solver's workspace: block 0, 1, 2 =
 // d/d left, own, right, entry (r, c). For problems whose blocks are too large for a thread's
@@ -323,20 +344,27 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
 
 namespace detail {
 
+// The unknown blocks i-1, i, i+1 of x (periodic; for d = 1 all three are block 0), as T: the
+// inputs of block row i (residual_row, wide_residual_row).
+template <int B, class Real, class T>
+GEOMINT_HD void gather_row(StridedReals<Real> x, int d, int i, T* xl, T* xs, T* xr) {
+    const int il = i == 0 ? d - 1 : i - 1;
+    const int ir = i == d - 1 ? 0 : i + 1;
+    for (int k = 0; k < B; ++k) {
+        xl[k] = x[B * il + k];
+        xs[k] = x[B * i + k];
+        xr[k] = x[B * ir + k];
+    }
+}
+
 // Residual block i at x in WiderResidual<Real> (the iterate as it is, widened), rounded to Real
 // at the end.
 template <class Problem, class Real>
 GEOMINT_HD void wide_residual_row(const Problem& problem, StridedReals<Real> x, int d, int i, Real* out) {
     using Wide = typename detail::WiderResidual<Real>::type;
     constexpr int B = Problem::block_size;
-    const int il = i == 0 ? d - 1 : i - 1;
-    const int ir = i == d - 1 ? 0 : i + 1;
     Wide xl[B], xs[B], xr[B], wide[B];
-    for (int k = 0; k < B; ++k) {
-        xl[k] = x[B * il + k];
-        xs[k] = x[B * i + k];
-        xr[k] = x[B * ir + k];
-    }
+    gather_row<B>(x, d, i, xl, xs, xr);
     problem.residual(i, static_cast<const Wide*>(xl), static_cast<const Wide*>(xs), static_cast<const Wide*>(xr), wide);
     for (int k = 0; k < B; ++k) out[k] = static_cast<Real>(wide[k]);
 }
@@ -349,14 +377,8 @@ template <bool jacobian, class Problem, class Real>
 GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
                              StridedReals<Real> x, int d, int i, Real* out) {
     constexpr int B = Problem::block_size;
-    const int il = i == 0 ? d - 1 : i - 1;
-    const int ir = i == d - 1 ? 0 : i + 1;
     Real xl[B], xs[B], xr[B];
-    for (int k = 0; k < B; ++k) {
-        xl[k] = x[B * il + k];
-        xs[k] = x[B * i + k];
-        xr[k] = x[B * ir + k];
-    }
+    gather_row<B>(x, d, i, xl, xs, xr);
     if constexpr (!jacobian) {
         problem.residual(i, static_cast<const Real*>(xl), static_cast<const Real*>(xs), static_cast<const Real*>(xr),
                          out);

@@ -32,12 +32,17 @@ namespace detail {
 
 // Row i of the Newton system (A_i, D_i, C_i and the residual r_i) at the iterate x, as
 // local_newton_solve builds it (detail::residual_row); false when the residual is not finite.
+// wide: the residual in WiderResidual<Real> instead (wide_residual_row; host only).
 template <class Problem, class Real>
 GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
-                           const BlockCyclicTridiagonal<Problem::block_size, Real>& system, int i) {
+                           const BlockCyclicTridiagonal<Problem::block_size, Real>& system, int i,
+                           [[maybe_unused]] bool wide) {
     constexpr int B = Problem::block_size;
     Real out[B];
     residual_row<true>(problem, system, x, system.d, i, out);
+    if constexpr (has_wider_residual<Real>) {
+        if (wide) wide_residual_row(problem, x, system.d, i, out);
+    }
     bool finite = true;
     for (int r = 0; r < B; ++r) {
         finite = finite && std::isfinite(out[r]);
@@ -61,6 +66,16 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
 // whole iterate (the Gonzalez midpoint's H(v) - H(u)) and splits that O(d) sum over the team
 // (team_reduce), which leaves every copy with the same value.
 // Below 2 parts (d < 2 partition_min_rows) worker 0 does everything, the others wait.
+// On the host, a problem with exact_conservation (the DRG stages) takes one step more once the
+// stopping rule is met, with its residual, and the prepare() before it, in WiderResidual<Real>
+// (long double for double on x86): Newton's last step x - J^{-1} R(x), with R rounded in Real,
+// lands an ulp off the Real nearest the root in about a fifth of the components, to the same side
+// step after step, and the energy of a long run leans (local_simplified_newton_solve, the
+// thread-per-chain path, says more). prepare_wide() is called by every worker on its own copy,
+// the whole O(d) sum each: one call a solve, and no team_reduce, whose order would otherwise have
+// to be reproduced in the wider type. It costs one Jacobian, one linear solve and one wide
+// residual a solve (bench/RESULTS.md, "Long chains' DRG solves end on the correctly rounded root").
+// On the device WiderResidual is Real and nothing changes.
 template <class Problem, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                                  const NewtonOptions<Real>& options, const Team& team) {
@@ -77,17 +92,26 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     const StridedReals<Real> largest = bad.at(static_cast<std::size_t>(team.size()));
     // Every worker keeps the same rule state: they all see the same steps.
     detail::NewtonStopRuleFor<Problem, Real> stop{newton_tolerance(options)};
+    constexpr bool wide_finish = detail::ExactConservation<Problem> && detail::has_wider_residual<Real>;
+    bool finishing = false;  // wide_finish: the rule was met, this step is the wide one and ends the solve
     // Rows of part k (all rows when not partitioned).
     const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
     const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
 
     team.barrier();  // the guess is complete
     for (int it = 1; it <= options.max_iterations; ++it) {
-        if constexpr (detail::HasPrepare<Problem, Real>) problem.prepare(x, team);
+        if constexpr (wide_finish && detail::HasWidePrepare<Problem, Real>) {
+            if (finishing)
+                problem.template prepare_wide<typename detail::WiderResidual<Real>::type>(x);
+            else
+                problem.prepare(x, team);
+        } else if constexpr (detail::HasPrepare<Problem, Real>) {
+            problem.prepare(x, team);
+        }
         team_for(team, parts, [&](int k) {
             bool finite = true;
             for (int i = first(k); i <= last(k); ++i)
-                finite = detail::newton_row(problem, x, solver.system, i) && finite;
+                finite = detail::newton_row(problem, x, solver.system, i, finishing) && finite;
             SolveStatus st = finite ? SolveStatus::ok : SolveStatus::non_finite;
             if (st == SolveStatus::ok && parts >= 2) st = solver.eliminate_part(k, reduced);
             status[k] = Solver::code(st);
@@ -121,9 +145,17 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
             step = std::fmax(step, largest[w]);
         }
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
-        if (stop.converged(step, it)) return {SolveStatus::ok, it};
+        if (finishing) return {SolveStatus::ok, it};
+        const bool done = stop.converged(step, it);
+        if constexpr (wide_finish) {
+            // A rule with its own finish (an approximate Jacobian) has its last step be the wide one.
+            finishing = done || stop.finishing;
+        } else if (done) {
+            return {SolveStatus::ok, it};
+        }
     }
-    if (stop.finishing) return {SolveStatus::ok, options.max_iterations};  // as local_newton_solve
+    // Converged on the last iteration allowed, before the step that would have finished it.
+    if (stop.finishing || finishing) return {SolveStatus::ok, options.max_iterations};
     return {SolveStatus::newton_max_iterations, options.max_iterations};
 }
 

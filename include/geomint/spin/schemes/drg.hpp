@@ -106,6 +106,12 @@ struct DrgStage {
     // kept Jacobian measured no drift (bench/RESULTS.md, "A simplified Newton for every spin
     // step"), so neither declares it.
     static constexpr bool exact_conservation = true;
+    // Whether prepare() refreshes a global scalar (the Gonzalez midpoint's lambda): Newton without
+    // its rank-one term (coupling() below: host only) converges linearly (LaggedScalar,
+    // local_newton.hpp).
+    static constexpr bool global_scalar = requires(Gradient & g, const System& s, StridedSpins<Real> v) {
+        g.prepare(s, v, v);
+    };
     const System& system;
     StridedSpins<Real> u;
     Real h;
@@ -226,7 +232,7 @@ struct DrgStage {
     }
 
     // The same refresh with its sums in Acc (WiderResidual's type): the host's last residual of a
-    // solve (local_simplified_newton_solve).
+    // solve (local_simplified_newton_solve; team_newton_solve, where every worker sums it all).
     template <class Acc>
     GEOMINT_HD void prepare_wide(StridedReals<Real> x) {
         if constexpr (requires { gradient.template prepare_wide<Acc>(system, u, x.spins(u.d)); })
