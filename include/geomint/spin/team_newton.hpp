@@ -51,6 +51,19 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
     return finite;
 }
 
+// Whether Newton's next step is expected to end the solve: the step predicted from the last two
+// under quadratic convergence, s_{k+1} ~ s_k^3 / s_{k-1}^2, is within the tolerance or leaves an
+// error below round-off (error_left_below_round_off). team_newton_solve takes that step's residual
+// in the wider type, so that the solve most often ends on the correctly rounded root without an
+// extra step: from an error e, Newton's step leaves O(e^2), far below an ulp. A wrong guess costs a
+// wide residual, not the result.
+template <class Real>
+GEOMINT_HD bool next_step_ends_solve(Real step, Real previous, Real tolerance) {
+    const Real ratio = step / previous;
+    const Real next = step * ratio * ratio;
+    return next <= tolerance || error_left_below_round_off(next, step, tolerance);
+}
+
 }  // namespace detail
 
 // local_newton_solve by a parallel team: every worker calls it with the same arguments (its own
@@ -66,16 +79,17 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
 // whole iterate (the Gonzalez midpoint's H(v) - H(u)) and splits that O(d) sum over the team
 // (team_reduce), which leaves every copy with the same value.
 // Below 2 parts (d < 2 partition_min_rows) worker 0 does everything, the others wait.
-// On the host, a problem with exact_conservation (the DRG stages) takes one step more once the
-// stopping rule is met, with its residual, and the prepare() before it, in WiderResidual<Real>
-// (long double for double on x86): Newton's last step x - J^{-1} R(x), with R rounded in Real,
-// lands an ulp off the Real nearest the root in about a fifth of the components, to the same side
-// step after step, and the energy of a long run leans (local_simplified_newton_solve, the
-// thread-per-chain path, says more). prepare_wide() is called by every worker on its own copy,
-// the whole O(d) sum each: one call a solve, and no team_reduce, whose order would otherwise have
-// to be reproduced in the wider type. It costs one Jacobian, one linear solve and one wide
-// residual a solve (bench/RESULTS.md, "Long chains' DRG solves end on the correctly rounded root").
-// On the device WiderResidual is Real and nothing changes.
+// On the host, a problem with exact_conservation (the DRG stages) ends its solve on a step whose
+// residual, and the prepare() before it, are in WiderResidual<Real> (long double for double on
+// x86): Newton's last step x - J^{-1} R(x), with R rounded in Real, lands an ulp off the Real
+// nearest the root in about a fifth of the components, to the same side step after step, and the
+// energy of a long run leans (local_simplified_newton_solve, the thread-per-chain path, says
+// more). The step predicted to be the last (detail::next_step_ends_solve) is taken wide; when the
+// rule is met after a step that was not, one wide step more ends the solve. prepare_wide() is
+// called by every worker on its own copy, the whole O(d) sum each, and no team_reduce, whose order
+// would otherwise have to be reproduced in the wider type. Costs and leans measured in
+// bench/RESULTS.md, "Long chains' DRG solves end on the correctly rounded root". On the device
+// WiderResidual is Real and nothing changes.
 template <class Problem, class Real, class Team>
 GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<Real> x, StridedReals<Real> work,
                                                  const NewtonOptions<Real>& options, const Team& team) {
@@ -93,7 +107,15 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     // Every worker keeps the same rule state: they all see the same steps.
     detail::NewtonStopRuleFor<Problem, Real> stop{newton_tolerance(options)};
     constexpr bool wide_finish = detail::ExactConservation<Problem> && detail::has_wider_residual<Real>;
-    bool finishing = false;  // wide_finish: the rule was met, this step is the wide one and ends the solve
+    // Only for quadratic convergence: a linear iteration's last step leaves theta times its size, up
+    // to the rule's bound of eps/8, enough to misround; it ends with one wide step more. A team never
+    // takes a scalar's rank-one term (coupling()), so such a problem converges linearly here.
+    constexpr bool predict =
+        !(detail::converges_linearly<Problem, Real> || requires { requires Problem::global_scalar; });
+    const Real tolerance = newton_tolerance(options);
+    bool wide = false;       // wide_finish: this iteration's residual is in WiderResidual<Real>
+    bool finishing = false;  // wide_finish: the rule was met; this wide step ends the solve
+    [[maybe_unused]] Real previous = std::numeric_limits<Real>::infinity();
     // Rows of part k (all rows when not partitioned).
     const auto first = [&](int k) { return parts < 2 ? 0 : solver.first_row(k); };
     const auto last = [&](int k) { return parts < 2 ? d - 1 : solver.first_row(k + 1) - 1; };
@@ -101,7 +123,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     team.barrier();  // the guess is complete
     for (int it = 1; it <= options.max_iterations; ++it) {
         if constexpr (wide_finish && detail::HasWidePrepare<Problem, Real>) {
-            if (finishing)
+            if (wide)
                 problem.template prepare_wide<typename detail::WiderResidual<Real>::type>(x);
             else
                 problem.prepare(x, team);
@@ -111,7 +133,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
         team_for(team, parts, [&](int k) {
             bool finite = true;
             for (int i = first(k); i <= last(k); ++i)
-                finite = detail::newton_row(problem, x, solver.system, i, finishing) && finite;
+                finite = detail::newton_row(problem, x, solver.system, i, wide) && finite;
             SolveStatus st = finite ? SolveStatus::ok : SolveStatus::non_finite;
             if (st == SolveStatus::ok && parts >= 2) st = solver.eliminate_part(k, reduced);
             status[k] = Solver::code(st);
@@ -148,8 +170,11 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
         if (finishing) return {SolveStatus::ok, it};
         const bool done = stop.converged(step, it);
         if constexpr (wide_finish) {
+            if (done && wide) return {SolveStatus::ok, it};
             // A rule with its own finish (an approximate Jacobian) has its last step be the wide one.
             finishing = done || stop.finishing;
+            wide = finishing || (predict && it > 1 && detail::next_step_ends_solve(step, previous, tolerance));
+            previous = step;
         } else if (done) {
             return {SolveStatus::ok, it};
         }
