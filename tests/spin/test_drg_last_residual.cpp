@@ -185,7 +185,7 @@ double team_correctly_rounded_share(const Gradient& gradient, const WideGradient
     return static_cast<double>(equal) / total;
 }
 
-constexpr int team_chains = 13;  // 13 x 64 spins: as many components as 100 x 8
+constexpr int team_chains = 13;  // 13 x 64 spins: about as many components as 100 x 8
 
 TEST(DrgLastResidual, TeamSolveEndsOnTheCorrectlyRoundedRoot) {
     using Symmetrised = gs::ItohAbeGradient<gs::IaDirection::symmetrised>;
