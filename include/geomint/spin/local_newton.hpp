@@ -151,11 +151,12 @@ concept ExactConservation = requires {
 // ended the GPU's mp solves early in a way that leaned the energy of chains by -4e-17 a step,
 // emulated on the host (bench/RESULTS.md, "Long chains' DRG solves end on the correctly rounded
 // root"), one more step removed it.
-template <class P, class Real>
-concept LaggedScalar = requires {
+template <class P>
+concept HasGlobalScalar = requires {
     requires P::global_scalar;
-}
-&&!HasRankOneTerm<P, Real>;
+};
+template <class P, class Real>
+concept LaggedScalar = HasGlobalScalar<P> && !HasRankOneTerm<P, Real>;
 
 // The type in which the host's simplified Newton evaluates the residual of the last step of a solve
 // with exact_conservation (local_simplified_newton_solve says why): double for float, and for

@@ -110,9 +110,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
     // Only for quadratic convergence: a linear iteration's last step leaves theta times its size, up
     // to the rule's bound of eps/8, enough to misround; it ends with one wide step more. A team never
     // takes a scalar's rank-one term (coupling()), so such a problem converges linearly here.
-    constexpr bool predict =
-        !(detail::converges_linearly<Problem, Real> || requires { requires Problem::global_scalar; });
-    const Real tolerance = newton_tolerance(options);
+    constexpr bool predict = !(detail::converges_linearly<Problem, Real> || detail::HasGlobalScalar<Problem>);
     bool wide = false;       // wide_finish: this iteration's residual is in WiderResidual<Real>
     bool finishing = false;  // wide_finish: the rule was met; this wide step ends the solve
     [[maybe_unused]] Real previous = std::numeric_limits<Real>::infinity();
@@ -173,7 +171,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
             if (done && wide) return {SolveStatus::ok, it};
             // A rule with its own finish (an approximate Jacobian) has its last step be the wide one.
             finishing = done || stop.finishing;
-            wide = finishing || (predict && it > 1 && detail::next_step_ends_solve(step, previous, tolerance));
+            wide = finishing || (predict && it > 1 && detail::next_step_ends_solve(step, previous, stop.tolerance));
             previous = step;
         } else if (done) {
             return {SolveStatus::ok, it};
