@@ -272,6 +272,10 @@ template <class Problem>
 constexpr bool analytic = gs::detail::HasLinearise<Problem, double>;
 template <class Problem>
 constexpr bool block_analytic = gs::detail::HasBlockLinearise<Problem, double>;
+// The solvers take the streaming form (linearise_into: block by block into the workspace) where
+// it is present; linearise() above is then the same body collecting into a NeighbourJacobian.
+template <class Problem>
+constexpr bool streamed = gs::detail::HasLineariseInto<Problem, double>;
 
 template <class System>
 constexpr void static_checks() {
@@ -285,6 +289,9 @@ constexpr void static_checks() {
     static_assert(analytic<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
     static_assert(
         analytic<gs::DrgStage<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>, u, double>>);
+    static_assert(streamed<gs::MidpointStep<gs::MidpointKind::spherical, u, double>>);
+    static_assert(streamed<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, u, double>>);
+    static_assert(streamed<gs::DrgStage<gs::Centre::start, gs::ItohAbeGradient<gs::IaDirection::forward>, u, double>>);
     static_assert(!analytic<gs::CollocationStep<2, u, double>>);  // not the B = 3 form, but:
     static_assert(block_analytic<gs::CollocationStep<2, u, double>>);
     static_assert(block_analytic<gs::CollocationStep<3, u, double>>);

@@ -30,7 +30,8 @@ namespace geomint::spin {
 //       template <class T>
 //       GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const;
 //       // Optional (B = 3): the residual block and its exact Jacobian blocks d/d left, self,
-//       // right, by formulas in plain Real (math §3). Used instead of dual numbers when present.
+//       // right, by formulas in plain Real (math §3). Used instead of dual numbers when present
+//       // and linearise_into below is not (the in-tree problems provide both, one body).
 //       GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                       NeighbourJacobian<Real>& jacobian) const;
 //       // Optional (any B; used when the B = 3 form above is absent): the same in blocks of B,
@@ -38,8 +39,9 @@ namespace geomint::spin {
 //       GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                 Real* out, NeighbourBlocks<B, Real>& jacobian) const;
 //       // Optional (any B), the same writing each Jacobian entry through sink(block, r, c, value)
-//       // into the solver's workspace instead of a NeighbourBlocks (blocks too large for a GPU
-//       // thread's registers; JacobianRowSink below):
+//       // into the solver's workspace instead of a NeighbourBlocks (JacobianRowSink below). The
+//       // solvers prefer it to both forms above: a block written as soon as it is formed need not
+//       // be held (a GPU thread's registers; emit_block in mat3.hpp):
 //       template <class Sink>
 //       GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right,
 //                                      Real* out, const Sink& sink) const;
@@ -249,7 +251,9 @@ using NewtonStopRuleFor = NewtonStopRule<!converges_linearly<Problem, Real>, Rea
 
 // Writes Jacobian entries of block row i straight into the solver's workspace: block 0, 1, 2 =
 // d/d left, own, right, entry (r, c). For problems whose blocks are too large for a thread's
-// registers or stack (collocation's 3 s x 3 s on the GPU), which then write each entry once.
+// registers or stack (collocation's 3 s x 3 s on the GPU), which then write each entry once, and
+// for those that hand on each 3 x 3 block as soon as it is formed (the midpoint rules, the DRG
+// stages).
 template <int B, class Real>
 struct JacobianRowSink {
     const BlockCyclicTridiagonal<B, Real>& system;
@@ -383,6 +387,8 @@ GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagona
     if constexpr (!jacobian) {
         problem.residual(i, static_cast<const Real*>(xl), static_cast<const Real*>(xs), static_cast<const Real*>(xr),
                          out);
+    } else if constexpr (HasLineariseInto<Problem, Real>) {
+        problem.linearise_into(i, xl, xs, xr, out, JacobianRowSink<B, Real>{system, i});
     } else if constexpr (B == 3 && HasLinearise<Problem, Real>) {
         NeighbourJacobian<Real> jac;
         const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
@@ -394,8 +400,6 @@ GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagona
                 system.upper(i, a, c) = jac.right.m[a][c];
             }
         }
-    } else if constexpr (HasLineariseInto<Problem, Real>) {
-        problem.linearise_into(i, xl, xs, xr, out, JacobianRowSink<B, Real>{system, i});
     } else if constexpr (HasBlockLinearise<Problem, Real>) {
         NeighbourBlocks<B, Real> jac;
         problem.linearise(i, xl, xs, xr, out, jac);

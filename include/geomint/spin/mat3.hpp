@@ -95,6 +95,25 @@ struct NeighbourJacobian {
     Mat3<Real> left, self, right;
 };
 
+// Block `block` (0, 1, 2: d/d left, self, right) of a Newton Jacobian's row, entry by entry through
+// sink(block, r, c, value): a problem's linearise_into (local_newton.hpp) hands each block on as
+// soon as it is formed, so that a GPU thread does not hold all three at once.
+template <class Sink, class Real>
+GEOMINT_HD void emit_block(const Sink& sink, int block, const Mat3<Real>& a) {
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) sink(block, r, c, a.m[r][c]);
+}
+
+// The sink that collects those blocks into a NeighbourJacobian: a problem's linearise() (the
+// oracle tests' form) as its linearise_into().
+template <class Real>
+struct NeighbourJacobianSink {
+    NeighbourJacobian<Real>& jacobian;
+    GEOMINT_HD void operator()(int block, int r, int c, Real value) const {
+        (block == 0 ? jacobian.left : (block == 1 ? jacobian.self : jacobian.right)).m[r][c] = value;
+    }
+};
+
 // The four Jacobian blocks of a system's site_discrete_gradient(l, a, b, r).
 template <class Real>
 struct SiteDiscreteGradientJacobian {

@@ -144,8 +144,9 @@ struct DrgStage {
     // Present when the gradient has an analytic linearisation for this system (every gradient of
     // drg_gradients.hpp has one where the system provides the derivatives it reads) and
     // `jacobian` selects it; otherwise local_newton_solve takes dual numbers.
-    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const requires(jacobian == DrgJacobian::analytic) &&
+    template <class Sink>
+        GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right, Real* out,
+                                       const Sink& sink) const requires(jacobian == DrgJacobian::analytic) &&
         requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
                  NeighbourJacobian<Real>& dg) {
         { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
@@ -161,7 +162,9 @@ struct DrgStage {
         }
         NeighbourJacobian<Real> dg;
         const Vec3<Real> g = gradient.linearise(system, n, c, dc, dg);
-        return stage_blocks(n, c, dc, g, dg, jac);
+        stage_blocks_into(
+            n, c, g, [&](int side) -> const M3& { return side < 0 ? dg.left : dg.right; },
+            [&]() -> const M3& { return dg.self; }, [&]() -> const M3& { return dc; }, out, sink);
     }
 
     // The quasi-Newton of DrgJacobian::midpoint_hessian (math §3.1): the residual, the centre and
@@ -177,50 +180,69 @@ struct DrgStage {
     // zero of the same residual, so the energy is preserved as before; only the stopping rule must
     // see contraction (exact_jacobian above), and end one step later, since the error a linearly
     // converging last step leaves is systematic (exact_conservation below, NewtonStopRule).
-    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const
-        requires(jacobian == DrgJacobian::midpoint_hessian) &&
+    // The blocks go out one at a time (stage_blocks_into); dg's blocks and the centre's dc/dv are
+    // formed only when their stage block is, so that none is held across the gradient's evaluation.
+    template <class Sink>
+        GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right, Real* out,
+                                       const Sink& sink) const requires(jacobian == DrgJacobian::midpoint_hessian) &&
         HasGradientJacobian<System, Real> {
         using M3 = Mat3<Real>;
         const Neighbourhood<Real, Real> n = neighbourhood(i, left, self, right);
         static_assert(centre == Centre::symmetric, "the midpoint Hessian is a Jacobian for the symmetric centre");
         const Vec3<Real> c = symmetric_centre(n.u, n.v);
-        const M3 dc = normalise_jacobian(n.u + n.v);
         const Vec3<Real> g = gradient(system, n, c);
         const Vec3<Real> m = Real(0.5) * (n.u + n.v);
-        NeighbourJacobian<Real> dg;
-        {
-            const Vec3<Real> ml = Real(0.5) * (n.ul + n.vl), mr = Real(0.5) * (n.ur + n.vr);
+        const Vec3<Real> ml = Real(0.5) * (n.ul + n.vl), mr = Real(0.5) * (n.ur + n.vr);
+        const NeighbourJacobian<Real> hess =
+            System::is_chain ? system.gradient_jacobian(ml, m, mr) : system.gradient_jacobian(m, m, m);
+        constexpr int walk = detail::walk_of<Gradient>;
+        // dg/dv_{i-1} (side -1) and dg/dv_{i+1} (side +1).
+        const auto dg_neighbour = [&](int side) -> M3 {
+            if constexpr (!System::is_chain) {
+                return M3::zero();
+            } else if constexpr (walk == 0) {
+                return Real(0.5) * (side < 0 ? hess.left : hess.right);
+            } else {
+                // A neighbour enters in full when the walk has already moved it, not at all
+                // otherwise (itoh_abe in drg_gradients.hpp).
+                const bool moved = side < 0 ? (n.i > 0) == (walk > 0) : (n.i < n.d - 1) == (walk < 0);
+                return moved ? (side < 0 ? hess.left : hess.right) : M3::zero();
+            }
+        };
+        const auto dg_self = [&]() -> M3 {
             const Vec3<Real> gm = System::is_chain ? system.gradient(ml, m, mr) : system.gradient(m, m, m);
-            const NeighbourJacobian<Real> hess =
-                System::is_chain ? system.gradient_jacobian(ml, m, mr) : system.gradient_jacobian(m, m, m);
             const M3 hs = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
             const M3 radial = M3::identity(dot(m, gm) / dot(m, m));
-            constexpr int walk = detail::walk_of<Gradient>;
             if constexpr (walk == 0) {
-                dg.self = Real(0.5) * (hs - radial);
-                dg.left = Real(0.5) * hess.left;
-                dg.right = Real(0.5) * hess.right;
+                return Real(0.5) * (hs - radial);
             } else {
                 // The walk moves v_i along e_1, then e_2 (forward; the adjoint in the reverse
                 // order): the leg along e_j sees a coordinate already walked in full and its own
                 // by half, so in the basis (e_1, e_2) dg is the Hessian weighted [[1/2, 0], [1, 1/2]]
-                // (transposed for the adjoint), and a neighbour enters in full when the walk has
-                // already moved it, not at all otherwise (itoh_abe in drg_gradients.hpp).
+                // (transposed for the adjoint).
                 Vec3<Real> e1, e2;
                 tangent_basis(c, n.u.z, e1, e2);
                 const Vec3<Real> he1 = hs * e1, he2 = hs * e2;
                 const Real w12 = walk > 0 ? Real(0) : Real(1), w21 = walk > 0 ? Real(1) : Real(0);
-                dg.self = M3::outer(e1, (Real(0.5) * dot(e1, he1)) * e1 + (w12 * dot(e1, he2)) * e2) +
-                          M3::outer(e2, (w21 * dot(e2, he1)) * e1 + (Real(0.5) * dot(e2, he2)) * e2) -
-                          Real(0.5) * radial;
-                const bool moved_left = (n.i > 0) == (walk > 0), moved_right = (n.i < n.d - 1) == (walk < 0);
-                dg.left = moved_left ? hess.left : M3::zero();
-                dg.right = moved_right ? hess.right : M3::zero();
+                return M3::outer(e1, (Real(0.5) * dot(e1, he1)) * e1 + (w12 * dot(e1, he2)) * e2) +
+                       M3::outer(e2, (w21 * dot(e2, he1)) * e1 + (Real(0.5) * dot(e2, he2)) * e2) - Real(0.5) * radial;
             }
-            if constexpr (!System::is_chain) dg.left = dg.right = M3::zero();
-        }
-        return stage_blocks(n, c, dc, g, dg, jac);
+        };
+        stage_blocks_into(
+            n, c, g, dg_neighbour, dg_self, [&] { return normalise_jacobian(n.u + n.v); }, out, sink);
+    }
+
+    // The residual block and the Jacobian blocks as a NeighbourJacobian, wherever linearise_into
+    // is present: the form the oracle tests compare (tests/spin/test_analytic_jacobians.cpp).
+    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+                                    NeighbourJacobian<Real>& jac) const requires
+        requires(const DrgStage& stage, const Real* x, Real* out, const NeighbourJacobianSink<Real>& sink) {
+        stage.linearise_into(0, x, x, x, out, sink);
+    }
+    {
+        Real out[3];
+        linearise_into(i, left, self, right, out, NeighbourJacobianSink<Real>{jac});
+        return Vec3<Real>{out[0], out[1], out[2]};
     }
 
     // The gradient's refresh from the iterate x (the Gonzalez midpoint's lambda); a parallel team
@@ -280,21 +302,34 @@ private:
                                       Vec3<T>{right[0], right[1], right[2]}};
     }
 
-    // The stage map's blocks from g and its derivatives dg (exact or approximate), the formulas
-    // above the analytic linearise; returns the residual block.
-    GEOMINT_HD Vec3<Real> stage_blocks(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
-                                       const Vec3<Real>& g, const NeighbourJacobian<Real>& dg,
-                                       NeighbourJacobian<Real>& jac) const {
+    // The stage map's residual block into out, then its Jacobian blocks from g and its derivatives
+    // (exact or approximate; the formulas above the analytic linearise_into) into sink, one at a
+    // time: the own block first, from dg_self() = dg/dv_i and dc_of() = dc/dv_i, then the
+    // neighbours' from dg_neighbour(-1) = dg/dv_{i-1} and dg_neighbour(+1) = dg/dv_{i+1}, each
+    // called when its block is formed. On the GPU the three blocks and the three of dg were
+    // otherwise alive together: 1-36 registers fewer on 69 DRG kernels, more on two (ptxas, sm_90;
+    // the own block first took fewer than the neighbours' first on 8 of 16 kernels tried, as many
+    // on 7, two more on one; bench/RESULTS.md, "Jacobian blocks handed on one at a time").
+    template <class NeighbourDg, class SelfDg, class CentreJacobian, class Sink>
+    GEOMINT_HD void stage_blocks_into(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Vec3<Real>& g,
+                                      const NeighbourDg& dg_neighbour, const SelfDg& dg_self,
+                                      const CentreJacobian& dc_of, Real* out, const Sink& sink) const {
         using M3 = Mat3<Real>;
         const Vec3<Real> m = Real(0.5) * (n.u + n.v);
+        const Vec3<Real> r = (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
+        out[0] = r.x;
+        out[1] = r.y;
+        out[2] = r.z;
         const Vec3<Real> w = inverse_retract(c, n.u) + h * cross(m, g);
         const M3 np = normalise_jacobian(c + w);
         const M3 hm = M3::cross_matrix(h * m);
-        const M3 dw = inverse_retract_dc(c, n.u) * dc + hm * dg.self - M3::cross_matrix((Real(0.5) * h) * g);
-        jac.self = M3::identity() - np * (dc + dw);
-        jac.left = Real(-1) * (np * (hm * dg.left));
-        jac.right = Real(-1) * (np * (hm * dg.right));
-        return (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
+        {
+            const M3 dc = dc_of();
+            const M3 dw = inverse_retract_dc(c, n.u) * dc + hm * dg_self() - M3::cross_matrix((Real(0.5) * h) * g);
+            emit_block(sink, 1, M3::identity() - np * (dc + dw));
+        }
+        emit_block(sink, 0, Real(-1) * (np * (hm * dg_neighbour(-1))));
+        emit_block(sink, 2, Real(-1) * (np * (hm * dg_neighbour(1))));
     }
 };
 

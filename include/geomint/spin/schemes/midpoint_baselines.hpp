@@ -87,30 +87,50 @@ struct MidpointStep {
     // Analytic Jacobian (math §3): with M = dm_i/dv_i and the Hessian blocks H of the system,
     // d(m x g) = -[g]x dm + [m]x dg, so D = I + h [g]x M - h [m]x H_self M and the neighbour
     // blocks are -h [m]x H_left M_left, -h [m]x H_right M_right. For the top all three arguments
-    // of the gradient are m_i: the three Hessian blocks add up in D.
-    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const
+    // of the gradient are m_i: the three Hessian blocks add up in D. The residual goes out first
+    // and the blocks one at a time (emit_block, mat3.hpp), the neighbours' first: on the GPU
+    // holding all three had kept the spherical midpoint's chain kernels at 142-152 registers, now
+    // 122-146, four of six within 128 (the own block first: 130 on the Heisenberg chain; ptxas,
+    // sm_90; bench/RESULTS.md, "Jacobian blocks handed on one at a time").
+    template <class Sink>
+    GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right, Real* out,
+                                   const Sink& sink) const
         requires(midpoint_analytic_jacobian<kind, System>&& HasGradientJacobian<System, Real>) {
         using M3 = Mat3<Real>;
         const Vec3<Real> m = midpoint(i, self);
-        const M3 dm = midpoint_jacobian(i, self);
         Vec3<Real> ml = m, mr = m;
         if constexpr (System::is_chain) {
             ml = midpoint(u.wrap(i - 1), left);
             mr = midpoint(u.wrap(i + 1), right);
         }
         const Vec3<Real> g = system.gradient(ml, m, mr);
+        const Vec3<Real> r = Vec3<Real>{self[0], self[1], self[2]} - u.get(i) - h * cross(m, g);
+        out[0] = r.x;
+        out[1] = r.y;
+        out[2] = r.z;
         const NeighbourJacobian<Real> hess = system.gradient_jacobian(ml, m, mr);
         const M3 hm = M3::cross_matrix(h * m);
         if constexpr (System::is_chain) {
-            jac.self = M3::identity() + (M3::cross_matrix(h * g) - hm * hess.self) * dm;
-            jac.left = Real(-1) * (hm * hess.left * midpoint_jacobian(u.wrap(i - 1), left));
-            jac.right = Real(-1) * (hm * hess.right * midpoint_jacobian(u.wrap(i + 1), right));
+            emit_block(sink, 0, Real(-1) * (hm * hess.left * midpoint_jacobian(u.wrap(i - 1), left)));
+            emit_block(sink, 2, Real(-1) * (hm * hess.right * midpoint_jacobian(u.wrap(i + 1), right)));
+            emit_block(sink, 1,
+                       M3::identity() + (M3::cross_matrix(h * g) - hm * hess.self) * midpoint_jacobian(i, self));
         } else {
-            jac.self = M3::identity() + (M3::cross_matrix(h * g) - hm * (hess.left + hess.self + hess.right)) * dm;
-            jac.left = jac.right = M3::zero();
+            emit_block(sink, 0, M3::zero());
+            emit_block(sink, 2, M3::zero());
+            emit_block(sink, 1,
+                       M3::identity() + (M3::cross_matrix(h * g) - hm * (hess.left + hess.self + hess.right)) *
+                                            midpoint_jacobian(i, self));
         }
-        return Vec3<Real>{self[0], self[1], self[2]} - u.get(i) - h * cross(m, g);
+    }
+
+    // The same as a NeighbourJacobian: the form the oracle tests compare.
+    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
+                                    NeighbourJacobian<Real>& jac) const
+        requires(midpoint_analytic_jacobian<kind, System>&& HasGradientJacobian<System, Real>) {
+        Real out[3];
+        linearise_into(i, left, self, right, out, NeighbourJacobianSink<Real>{jac});
+        return Vec3<Real>{out[0], out[1], out[2]};
     }
 
 private:
