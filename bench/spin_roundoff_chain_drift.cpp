@@ -11,7 +11,9 @@
 // "X (GPU's solve)" (path "device" only) runs a single-stage scheme's stage as the GPU solves it,
 // emulated on the host (DeviceStageStep).
 // Usage: spin_roundoff_chain_drift [steps N] [chains K] [h] [scheme|all] [team|thread|both|device]
-// (default both). Energies in long double.
+// [first chain] (default both, 0): chain k starts from random spins of seed 100 + first + k, so
+// that another first chain gives another K chains, independent of the first. Energies in long
+// double.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,11 +41,14 @@ long double energy(const std::vector<double>& s) {
     return gs::total_energy(gs::HeisenbergChain<long double>{}, gs::StridedSpins<long double>{wide.data(), 1, spins});
 }
 
+int first_chain = 0;  // the command line's [first chain]
+
 // H(s_N) - H(s_0) of chain k after `steps` calls of step(state); exits on a failed step.
 template <class Step>
 long double drift_of_chain(int k, long long steps, Step step) {
     std::vector<double> s(3 * spins);
-    gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 20240611, 100 + static_cast<unsigned>(k));
+    gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 20240611,
+                          100 + static_cast<unsigned>(first_chain + k));
     const long double h0 = energy(s);
     for (long long n = 0; n < steps; ++n) {
         if (!step(gs::StridedSpins<double>{s.data(), 1, spins})) {
@@ -153,10 +158,11 @@ int main(int argc, char** argv) {
     const bool thread = !std::strcmp(path, "thread") || !std::strcmp(path, "both");
     const bool team = !std::strcmp(path, "team") || !std::strcmp(path, "both");
     const bool device = !std::strcmp(path, "device");
-    if (steps < 1 || chains < 2 || !(std::fabs(h) > 0) || !(thread || team || device)) {
+    first_chain = argc > 6 ? std::atoi(argv[6]) : 0;
+    if (steps < 1 || chains < 2 || !(std::fabs(h) > 0) || !(thread || team || device) || first_chain < 0) {
         std::fprintf(stderr,
                      "usage: spin_roundoff_chain_drift [steps >= 1] [chains >= 2] [h != 0] [scheme|all] "
-                     "[team|thread|both|device]\n");
+                     "[team|thread|both|device] [first chain >= 0]\n");
         return 2;
     }
     const auto wanted = [&](const char* name) { return !std::strcmp(which, "all") || !std::strcmp(which, name); };
