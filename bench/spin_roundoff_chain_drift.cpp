@@ -87,7 +87,7 @@ struct DeviceStageStep {
 
     bool operator()(gs::StridedSpins<double> state) {
         const gs::StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
-        gs::explicit_guess(Chain{}, h, state, xs, gs::SequentialTeam{});
+        gs::explicit_guess_by<gs::device_first_iterate<Chain>>(Chain{}, h, state, xs, ws, gs::SequentialTeam{});
         gs::DrgStage<centre, Gradient, Chain, double, gs::device_drg_jacobian<centre, Gradient>> stage{Chain{}, state,
                                                                                                        h, Gradient{}};
         if (gs::local_newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}).status != geomint::SolveStatus::ok)
@@ -108,7 +108,7 @@ struct StageStep {
 
     bool operator()(gs::StridedSpins<double> state) {
         const gs::StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
-        gs::explicit_guess(Chain{}, h, state, xs, gs::SequentialTeam{});
+        gs::explicit_guess(Chain{}, h, state, xs, ws, gs::SequentialTeam{});
         gs::DrgStage<centre, Gradient, Chain, double> stage{Chain{}, state, h, Gradient{}};
         if (gs::newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}, gs::SequentialTeam{}).status !=
             geomint::SolveStatus::ok)

@@ -53,25 +53,46 @@ geomint::spin::ChainResult<double> run(const Scheme& scheme, const System& syste
     return r;
 }
 
-// Mean Newton iterations (local_newton_solve, a Jacobian per iteration: the GPU's solver) of one
-// solve of the problem make(u) at random states u (fill_random_spins, seed 2026, state t), from the
-// schemes' explicit guess (explicit_guess.hpp) or, with guess = false, from v = u.
+// Where a test's Newton solve starts: the schemes' explicit guess on this host (explicit_guess.hpp),
+// one explicit midpoint or Euler step on the sphere (both first iterates of explicit_guess.hpp), or
+// the previous state, v = u.
+enum class Start { guess, midpoint, euler, previous };
+
+// Which solver counts: Newton with a Jacobian every iteration (local_newton_solve, the GPU's), or
+// what the schemes run on the host (newton_solve with one worker: the simplified Newton).
+enum class Solver { newton, host };
+
+// Mean linear solves of one solve of the problem make(u) at random states u (fill_random_spins,
+// seed 2026, state t).
 template <class System, class Make>
-double newton_iterations(const System& system, int d, double h, int states, const Make& make, bool guess = true) {
+double newton_iterations(const System& system, int d, double h, int states, const Make& make,
+                         Start start = Start::guess, Solver solver = Solver::newton) {
     using namespace geomint::spin;
     long long total = 0;
     for (int t = 0; t < states; ++t) {
         std::vector<double> u(3 * static_cast<std::size_t>(d)), x(u.size());
         fill_random_spins(StridedSpins<double>{u.data(), 1, d}, 2026, static_cast<std::uint64_t>(t));
         const StridedSpins<double> from{u.data(), 1, d};
-        if (guess)
-            explicit_guess(system, h, from, StridedReals<double>{x.data(), 1}, SequentialTeam{});
-        else
-            x = u;
         std::vector<double> work(local_newton_workspace_reals<3, double>(d) + rank_one_workspace_reals<3>(d));
+        const StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
+        switch (start) {
+            case Start::guess:
+                explicit_guess(system, h, from, xs, ws, SequentialTeam{});
+                break;
+            case Start::midpoint:
+                explicit_guess_by<FirstIterate::midpoint>(system, h, from, xs, ws, SequentialTeam{});
+                break;
+            case Start::euler:
+                explicit_guess_by<FirstIterate::euler>(system, h, from, xs, ws, SequentialTeam{});
+                break;
+            case Start::previous:
+                x = u;
+                break;
+        }
         auto problem = make(from);
-        const auto out = local_newton_solve(problem, StridedReals<double>{x.data(), 1},
-                                            StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{});
+        const auto out = solver == Solver::newton
+                             ? local_newton_solve(problem, xs, ws, geomint::NewtonOptions<double>{})
+                             : newton_solve(problem, xs, ws, geomint::NewtonOptions<double>{}, SequentialTeam{});
         EXPECT_EQ(out.status, geomint::SolveStatus::ok);
         total += out.iterations;
     }

@@ -40,7 +40,7 @@ long double drift_of_chain(int k, int steps, double h) {
     const gs::StridedSpins<double> state{s.data(), 1, spins};
     const gs::StridedReals<double> xs{x.data(), 1}, ws{work.data(), 1};
     for (int n = 0; n < steps; ++n) {
-        gs::explicit_guess(Chain{}, h, state, xs, gs::SequentialTeam{});
+        gs::explicit_guess_by<gs::device_first_iterate<Chain>>(Chain{}, h, state, xs, ws, gs::SequentialTeam{});
         MidpointStage<jacobian> stage{Chain{}, state, h, gs::MidpointGradient<double>{}};
         const auto out = gs::local_newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{});
         if (out.status != geomint::SolveStatus::ok) {

@@ -36,7 +36,7 @@ std::vector<Real> solve_stage(const System& system, const Gradient& gradient, Re
     std::vector<Real> work(gs::local_newton_workspace_reals<3, Real>(d) + gs::rank_one_workspace_reals<3>(d));
     const gs::StridedSpins<Real> from{start.data(), 1, d};
     const gs::StridedReals<Real> xs{x.data(), 1}, ws{work.data(), 1};
-    gs::explicit_guess(system, h, from, xs, gs::SequentialTeam{});
+    gs::explicit_guess(system, h, from, xs, ws, gs::SequentialTeam{});
     gs::DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
     const auto out = gs::newton_solve(stage, xs, ws, geomint::NewtonOptions<Real>{}, gs::SequentialTeam{});
     EXPECT_EQ(out.status, geomint::SolveStatus::ok);
@@ -147,9 +147,10 @@ std::vector<double> solve_stage_by_team(const System& system, const Gradient& gr
         if (team.rank() == 0) got = team.size();
         gs::DrgStage<centre, Gradient, System, double> stage{system, from, h, gradient};  // each worker's copy
         const gs::StridedReals<double> xs{x.data(), 1};
-        gs::explicit_guess(system, h, from, xs, team);
-        seen[static_cast<std::size_t>(team.rank())] = gs::team_newton_solve(
-            stage, xs, gs::StridedReals<double>{work.data(), 1}, geomint::NewtonOptions<double>{}, team);
+        const gs::StridedReals<double> ws{work.data(), 1};
+        gs::explicit_guess(system, h, from, xs, ws, team);
+        seen[static_cast<std::size_t>(team.rank())] =
+            gs::team_newton_solve(stage, xs, ws, geomint::NewtonOptions<double>{}, team);
     }
     EXPECT_EQ(got, workers) << "OpenMP gave another number of threads";
     for (const auto& outcome : seen) EXPECT_EQ(outcome.status, geomint::SolveStatus::ok);

@@ -179,7 +179,9 @@ TEST(RoundoffTopSymmetrisedItohAbe, DevicesQuasiNewtonStaysWithinTheMeasuredRand
     const gs::SpinningTop<double> system{};
     std::vector<double> x(3), work(gs::local_newton_workspace_reals<3, double>(1));
     expect_within_measured_random_walk("sia, the device's quasi-Newton", [&](gs::StridedSpins<double> s) {
-        gs::explicit_guess(system, 0.05, s, gs::StridedReals<double>{x.data(), 1}, gs::SequentialTeam{});
+        gs::explicit_guess_by<gs::device_first_iterate<gs::SpinningTop<double>>>(
+            system, 0.05, s, gs::StridedReals<double>{x.data(), 1}, gs::StridedReals<double>{work.data(), 1},
+            gs::SequentialTeam{});
         Stage stage{system, s, 0.05, Sia{}};
         const auto out =
             gs::local_newton_solve(stage, gs::StridedReals<double>{x.data(), 1},

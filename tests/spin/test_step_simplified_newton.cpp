@@ -58,10 +58,9 @@ Solve solve_from_guess(Problem problem, const System& system, std::vector<double
     const int d = static_cast<int>(u.size() / 3);
     Solve s;
     s.x.resize(u.size());
-    gs::explicit_guess(system, h, gs::StridedSpins<double>{u.data(), 1, d}, gs::StridedReals<double>{s.x.data(), 1},
-                       gs::SequentialTeam{});
     std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d) + gs::rank_one_workspace_reals<3>(d));
     const gs::StridedReals<double> x{s.x.data(), 1}, w{work.data(), 1};
+    gs::explicit_guess(system, h, gs::StridedSpins<double>{u.data(), 1, d}, x, w, gs::SequentialTeam{});
     if (refresh < 0) {
         s.outcome = gs::local_newton_solve(problem, x, w, NewtonOptions<double>{});
         s.jacobians = s.outcome.iterations;

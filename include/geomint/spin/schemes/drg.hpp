@@ -345,7 +345,7 @@ GEOMINT_HD NewtonOutcome<Real> drg_stage(const System& system, const Gradient& g
                                          StridedReals<Real> newton_work, const NewtonOptions<Real>& options,
                                          const Team& team = Team{}) {
     const int d = from.d;
-    explicit_guess(system, h, from, x, team);
+    explicit_guess(system, h, from, x, newton_work, team);  // Newton's workspace is free until it starts
     DrgStage<centre, Gradient, System, Real> stage{system, from, h, gradient};
     const NewtonOutcome<Real> out = newton_solve(stage, x, newton_work, options, team);
     if (out.status != SolveStatus::ok) return out;

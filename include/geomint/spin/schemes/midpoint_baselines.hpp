@@ -157,10 +157,10 @@ GEOMINT_HD NewtonOutcome<Real> midpoint_step(const System& system, Real h, Strid
                                              StridedReals<Real> work, const NewtonOptions<Real>& options,
                                              bool renormalise, const Team& team) {
     const int d = state.d;
-    const StridedReals<Real> x = work;
-    explicit_guess(system, h, state, x, team);
+    const StridedReals<Real> x = work, newton_work = work.at(3 * static_cast<std::size_t>(d));
+    explicit_guess(system, h, state, x, newton_work, team);  // Newton's workspace is free until it starts
     MidpointStep<kind, System, Real> problem{system, state, h};
-    const NewtonOutcome<Real> out = newton_solve(problem, x, work.at(3 * static_cast<std::size_t>(d)), options, team);
+    const NewtonOutcome<Real> out = newton_solve(problem, x, newton_work, options, team);
     if (out.status != SolveStatus::ok) return out;
     team_for(team, d, [&](int i) {
         const Vec3<Real> v = x.spins(d).get(i);
