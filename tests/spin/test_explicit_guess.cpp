@@ -88,7 +88,7 @@ double solves(const System& system, int d, Start start, Solver solver) {
         start, solver);
 }
 
-// Measured (h = 0.05; top / Heisenberg / anisotropic chain, from the guess against Euler's):
+// Measured (h = 0.05; top / Heisenberg / anisotropic chain, from the midpoint step against Euler's):
 // - the host's simplified Newton: 3.00 / 4.00 / 4.00-4.12 against 3.59-3.62 / 5.00 / 5.00 for
 //   avf, mp and sia; ia (order 1, so the guess is within O(h^2) of its v too) 3.31 / 5.00 / 5.00
 //   against 3.66 / 5.25 / 5.25;
