@@ -41,14 +41,17 @@ long double energy(const std::vector<double>& s) {
     return gs::total_energy(gs::HeisenbergChain<long double>{}, gs::StridedSpins<long double>{wide.data(), 1, spins});
 }
 
-int first_chain = 0;  // the command line's [first chain]
+// The random chains a run takes: first, first + 1, ..., first + count - 1 (so that runs with
+// different firsts are independent sets).
+struct ChainRange {
+    int first, count;
+};
 
-// H(s_N) - H(s_0) of chain k after `steps` calls of step(state); exits on a failed step.
+// H(s_N) - H(s_0) of random chain k after `steps` calls of step(state); exits on a failed step.
 template <class Step>
 long double drift_of_chain(int k, long long steps, Step step) {
     std::vector<double> s(3 * spins);
-    gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 20240611,
-                          100 + static_cast<unsigned>(first_chain + k));
+    gs::fill_random_spins(gs::StridedSpins<double>{s.data(), 1, spins}, 20240611, 100 + static_cast<unsigned>(k));
     const long double h0 = energy(s);
     for (long long n = 0; n < steps; ++n) {
         if (!step(gs::StridedSpins<double>{s.data(), 1, spins})) {
@@ -60,10 +63,12 @@ long double drift_of_chain(int k, long long steps, Step step) {
 }
 
 template <class MakeStep>
-void report(const char* label, int chains, long long steps, double h, const MakeStep& make_step) {
+void report(const char* label, ChainRange range, long long steps, double h, const MakeStep& make_step) {
+    const int chains = range.count;
     std::vector<long double> drift(static_cast<std::size_t>(chains));
 #pragma omp parallel for schedule(dynamic)
-    for (int k = 0; k < chains; ++k) drift[static_cast<std::size_t>(k)] = drift_of_chain(k, steps, make_step());
+    for (int k = 0; k < chains; ++k)
+        drift[static_cast<std::size_t>(k)] = drift_of_chain(range.first + k, steps, make_step());
     long double mean = 0, square = 0;
     for (const long double e : drift) {
         mean += e;
@@ -158,32 +163,33 @@ int main(int argc, char** argv) {
     const bool thread = !std::strcmp(path, "thread") || !std::strcmp(path, "both");
     const bool team = !std::strcmp(path, "team") || !std::strcmp(path, "both");
     const bool device = !std::strcmp(path, "device");
-    first_chain = argc > 6 ? std::atoi(argv[6]) : 0;
+    const int first_chain = argc > 6 ? std::atoi(argv[6]) : 0;
     if (steps < 1 || chains < 2 || !(std::fabs(h) > 0) || !(thread || team || device) || first_chain < 0) {
         std::fprintf(stderr,
                      "usage: spin_roundoff_chain_drift [steps >= 1] [chains >= 2] [h != 0] [scheme|all] "
                      "[team|thread|both|device] [first chain >= 0]\n");
         return 2;
     }
+    const ChainRange range{first_chain, chains};
     const auto wanted = [&](const char* name) { return !std::strcmp(which, "all") || !std::strcmp(which, name); };
     const auto stage = [&]<gs::Centre centre, class Gradient>(const char* name) {
         if (wanted(name) && device) {
             const std::string label = std::string(name) + " (GPU's solve)";
-            report(label.c_str(), chains, steps, h, [&] { return DeviceStageStep<centre, Gradient>{h}; });
+            report(label.c_str(), range, steps, h, [&] { return DeviceStageStep<centre, Gradient>{h}; });
         }
         if (!wanted(name) || !thread) return;
-        report(name, chains, steps, h, [&] { return StageStep<centre, Gradient>{h, false}; });
+        report(name, range, steps, h, [&] { return StageStep<centre, Gradient>{h, false}; });
         const std::string fresh = std::string(name) + " + fresh step";
-        report(fresh.c_str(), chains, steps, h, [&] { return StageStep<centre, Gradient>{h, true}; });
+        report(fresh.c_str(), range, steps, h, [&] { return StageStep<centre, Gradient>{h, true}; });
     };
     const auto team_scheme = [&]<class Scheme>() {
         const std::string label = std::string(Scheme::name) + " (team)";
         if (wanted(Scheme::name) && team)
-            report(label.c_str(), chains, steps, h, [&] { return TeamSchemeStep<Scheme>{h}; });
+            report(label.c_str(), range, steps, h, [&] { return TeamSchemeStep<Scheme>{h}; });
     };
     const auto scheme = [&]<class Scheme>() {
         if (wanted(Scheme::name) && thread)
-            report(Scheme::name, chains, steps, h, [&] { return SchemeStep<Scheme>{h}; });
+            report(Scheme::name, range, steps, h, [&] { return SchemeStep<Scheme>{h}; });
         team_scheme.template operator()<Scheme>();
     };
     stage.template operator()<gs::Centre::symmetric, gs::MidpointGradient<double>>("mp");
