@@ -27,10 +27,11 @@ namespace geomint::spin {
 // - the host's top: Euler's. The midpoint step saves about 0.5 of 3.5 solves there too, but its
 //   extra gradient and half-step pass cost as much for the DRG schemes (within +-4%) and more for
 //   the midpoint rules (7-10% slower), whose solves on the top are cheap;
-// - the GPU: Euler's. On chains its Newton gains nothing (3 iterations against 3; the quasi-Newton
-//   of avf and sia -0.4 to +0.3) and the midpoint step made 66 chain kernels 2-38 registers larger,
-//   three of them no longer within 128 (ptxas, sm_90). On the top Newton takes 2.0 iterations
-//   against 2.6 for +-12 registers: a gain not measured on a GPU, so not taken yet.
+// - the GPU: Euler's. On chains an exact Newton gains nothing (3 iterations against 3), the GPU's
+//   quasi-Newton of avf and sia -0.3 to +0.3, its mp (no rank-one term) 0.6-0.8 of 6; and the
+//   midpoint step made 66 chain kernels 2-38 registers larger, three of them no longer within 128
+//   (mp's -2 to +12; ptxas, sm_90). On the top Newton takes 2.0 iterations against 2.6, for -4 to
+//   +12 registers. Gains not measured on a GPU, so not taken yet.
 enum class FirstIterate { euler, midpoint };
 
 // What the GPU runs, named for the host tests that reproduce the GPU's solves.
