@@ -37,7 +37,11 @@ double max_defect(const Problem& problem, int i, int d, const std::vector<double
     const double* xs = &x[3 * i];
     const double* xr = &x[3 * ir];
     gs::NeighbourJacobian<double> analytic;
-    const V r = problem.linearise(i, xl, xs, xr, analytic);
+    V r;
+    if constexpr (gs::detail::HasCollectableLinearise<Problem, double>)
+        r = gs::collect_linearise(problem, i, xl, xs, xr, analytic);
+    else
+        r = problem.linearise(i, xl, xs, xr, analytic);
     double ad[3][3][3] = {};
     double out[3];
     const bool single = d == 1;
@@ -267,13 +271,14 @@ TEST(AnalyticJacobians, OracleComparisonDetectsAWrongHessian) {
 
 // Which problems take the analytic path: every system for the midpoint baselines, every DRG
 // (mmp: chains only) and collocation (in blocks of 3 s); the AutomaticJacobians view of a system
-// forces dual numbers for every scheme.
+// forces dual numbers for every scheme. The B = 3 problems provide it streamed only
+// (linearise_into: block by block into the workspace), which max_defect collects
+// (collect_linearise).
 template <class Problem>
-constexpr bool analytic = gs::detail::HasLinearise<Problem, double>;
+constexpr bool analytic =
+    gs::detail::HasLinearise<Problem, double> || gs::detail::HasCollectableLinearise<Problem, double>;
 template <class Problem>
 constexpr bool block_analytic = gs::detail::HasBlockLinearise<Problem, double>;
-// The solvers take the streaming form (linearise_into: block by block into the workspace) where
-// it is present; linearise() above is then the same body collecting into a NeighbourJacobian.
 template <class Problem>
 constexpr bool streamed = gs::detail::HasLineariseInto<Problem, double>;
 

@@ -38,9 +38,10 @@ struct WithoutCoupling {
     void residual(int i, const T* left, const T* self, const T* right, T* out) const {
         problem.residual(i, left, self, right, out);
     }
-    gs::Vec3<double> linearise(int i, const double* left, const double* self, const double* right,
-                               gs::NeighbourJacobian<double>& jacobian) const {
-        return problem.linearise(i, left, self, right, jacobian);
+    template <class Sink>
+    void linearise_into(int i, const double* left, const double* self, const double* right, double* out,
+                        const Sink& sink) const {
+        problem.linearise_into(i, left, self, right, out, sink);
     }
     void prepare(gs::StridedReals<double> x) { problem.prepare(x); }
 };

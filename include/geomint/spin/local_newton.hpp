@@ -31,7 +31,8 @@ namespace geomint::spin {
 //       GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const;
 //       // Optional (B = 3): the residual block and its exact Jacobian blocks d/d left, self,
 //       // right, by formulas in plain Real (math §3). Used instead of dual numbers when present
-//       // and linearise_into below is not (the in-tree problems provide both, one body).
+//       // and linearise_into below is not (the in-tree problems provide linearise_into only;
+//       // collect_linearise below gives this form from it).
 //       GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
 //                                       NeighbourJacobian<Real>& jacobian) const;
 //       // Optional (any B; used when the B = 3 form above is absent): the same in blocks of B,
@@ -269,12 +270,31 @@ concept HasLineariseInto = requires(const P& p, const Real* x, Real* out,
     p.linearise_into(0, x, x, x, out, sink);
 };
 
+template <class P, class Real>
+concept HasCollectableLinearise = requires(const P& p, const Real* x, Real* out,
+                                           const NeighbourJacobianSink<Real>& sink) {
+    p.linearise_into(0, x, x, x, out, sink);
+};
+
 template <int N>
 struct PassIndex {
     static constexpr int value = N;
 };
 
 }  // namespace detail
+
+// A problem's streamed row (linearise_into) collected into a NeighbourJacobian, with the residual
+// block returned: the B = 3 form of linearise above, for a problem that provides only the
+// streamed one (the midpoint rules, the DRG stages). The oracle tests compare it with dual numbers
+// (tests/spin/test_analytic_jacobians.cpp); the solvers take the streamed form itself.
+template <class Problem, class Real>
+requires detail::HasCollectableLinearise<Problem, Real> GEOMINT_HD Vec3<Real> collect_linearise(
+    const Problem& problem, int i, const Real* left, const Real* self, const Real* right,
+    NeighbourJacobian<Real>& jacobian) {
+    Real out[3];
+    problem.linearise_into(i, left, self, right, out, NeighbourJacobianSink<Real>{jacobian});
+    return Vec3<Real>{out[0], out[1], out[2]};
+}
 
 // Columns of the Jacobian that one pass of ad_linearise carries as derivatives. On the host all B
 // of a block at once (fewest residual evaluations). On the GPU one: the four Dual<Real, B> arrays

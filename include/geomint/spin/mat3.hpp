@@ -104,8 +104,8 @@ GEOMINT_HD void emit_block(const Sink& sink, int block, const Mat3<Real>& a) {
         for (int c = 0; c < 3; ++c) sink(block, r, c, a.m[r][c]);
 }
 
-// The sink that collects those blocks into a NeighbourJacobian: a problem's linearise() (the
-// oracle tests' form) as its linearise_into().
+// The sink that collects those blocks into a NeighbourJacobian: a problem's linearise_into() in
+// the oracle tests' form (collect_linearise, local_newton.hpp).
 template <class Real>
 struct NeighbourJacobianSink {
     NeighbourJacobian<Real>& jacobian;

@@ -232,19 +232,6 @@ struct DrgStage {
             n, c, g, dg_neighbour, dg_self, [&] { return normalise_jacobian(n.u + n.v); }, out, sink);
     }
 
-    // The residual block and the Jacobian blocks as a NeighbourJacobian, wherever linearise_into
-    // is present: the form the oracle tests compare (tests/spin/test_analytic_jacobians.cpp).
-    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const requires
-        requires(const DrgStage& stage, const Real* x, Real* out, const NeighbourJacobianSink<Real>& sink) {
-        stage.linearise_into(0, x, x, x, out, sink);
-    }
-    {
-        Real out[3];
-        linearise_into(i, left, self, right, out, NeighbourJacobianSink<Real>{jac});
-        return Vec3<Real>{out[0], out[1], out[2]};
-    }
-
     // The gradient's refresh from the iterate x (the Gonzalez midpoint's lambda); a parallel team
     // shares its O(d) sums (team_reduce.hpp).
     template <class Team = SequentialTeam>

@@ -124,15 +124,6 @@ struct MidpointStep {
         }
     }
 
-    // The same as a NeighbourJacobian: the form the oracle tests compare.
-    GEOMINT_HD Vec3<Real> linearise(int i, const Real* left, const Real* self, const Real* right,
-                                    NeighbourJacobian<Real>& jac) const
-        requires(midpoint_analytic_jacobian<kind, System>&& HasGradientJacobian<System, Real>) {
-        Real out[3];
-        linearise_into(i, left, self, right, out, NeighbourJacobianSink<Real>{jac});
-        return Vec3<Real>{out[0], out[1], out[2]};
-    }
-
 private:
     GEOMINT_HD Mat3<Real> midpoint_jacobian(int i, const Real* v) const {
         if constexpr (kind == MidpointKind::spherical) {
