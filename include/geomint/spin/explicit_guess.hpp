@@ -22,11 +22,12 @@ namespace geomint::spin {
 // the counts are tests/spin/test_explicit_guess.cpp's):
 // - the host's chains: the midpoint step. The simplified Newton, whose factors are formed at the
 //   guess and kept, takes one linear solve fewer a stage (4 against 5) for avf, mp, mmp, sia and
-//   both midpoint rules, whose steps cost 7-18% less; ia's stages (first order, so the guess is
-//   within O(h^2) of their v too) gain less, and comp2, made of them, nothing;
+//   both midpoint rules, whose chain steps were 7-29% faster in two measurements; ia's stages
+//   (first order, so the guess is within O(h^2) of their v too) gain less, and comp2, made of
+//   them, nothing;
 // - the host's top: Euler's. The midpoint step saves about 0.5 of 3.5 solves there too, but its
-//   extra gradient and half-step pass cost as much for the DRG schemes (within +-4%) and more for
-//   the midpoint rules (7-10% slower), whose solves on the top are cheap;
+//   extra gradient and half-step pass cost as much for the DRG schemes (-2% to +5%) and more for
+//   the midpoint rules (9-10% slower), whose solves on the top are cheap;
 // - the GPU: Euler's. On chains an exact Newton gains nothing (3 iterations against 3), the GPU's
 //   quasi-Newton of avf and sia -0.3 to +0.3, its mp (no rank-one term) 0.6-0.8 of 6; and the
 //   midpoint step made 66 chain kernels 2-38 registers larger, three of them no longer within 128
