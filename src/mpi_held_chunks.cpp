@@ -13,7 +13,10 @@ namespace geomint::mpi {
 
 namespace {
 
-constexpr std::array<int, 4> kSignals = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+// SIGPIPE too: Open MPI's TCP transport writes to a peer's socket without MSG_NOSIGNAL, so when
+// rank 0 sends to a rank that died before mpirun's SIGTERM arrived, SIGPIPE is what ends rank 0
+// (tests/mpi/mpi.sh, kill_rank with mpirun stopped).
+constexpr std::array<int, 5> kSignals = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
 std::array<struct sigaction, kSignals.size()> replaced{};
 char line[8192];
 std::size_t line_size = 0;

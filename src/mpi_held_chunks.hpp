@@ -1,7 +1,8 @@
 // Which rank holds which chunks of a split run, kept by rank 0 so that a run stopped by a signal
 // says so in its last line. When one rank dies, Open MPI's mpirun stops the others with SIGTERM
-// (it names the dead rank itself); rank 0 then prints, from its signal handler, the chunks every
-// rank held — those a --resume computes again — before the output's own handler ends the run.
+// (it names the dead rank itself), or rank 0, writing to the dead rank first, gets SIGPIPE; rank 0
+// then prints, from its signal handler, the chunks every rank held — those a --resume computes
+// again — before the output's own handler ends the run.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,9 @@
 # kill_rank: SIGKILL to rank 1 mid-run ends the run within a bounded time, with rank 0's line
 #   naming the ranks, hosts and chunks in flight (and mpirun's naming the dead rank), no output
 #   under the final name; --resume (with 2 ranks) completes it, equal to the uninterrupted run.
+#   SIGPIPE to rank 0 does the same (with 3 ranks): it is what ends rank 0 when it writes to a
+#   rank that died before mpirun's SIGTERM came (Open MPI's TCP transport writes without
+#   MSG_NOSIGNAL; seen with mpirun stopped while rank 1 was killed, and under load).
 # resume_ranks: runs killed mid-way, resumed with another rank count (3 -> 2, 2 -> 1 without
 #   mpirun, 1 -> 3), equal the uninterrupted run.
 # refusals: bad usage under mpirun is one error line and exit status 2; a refused output ends every
@@ -116,11 +119,13 @@ wait_bounded() {
   fi
 }
 
-# kill_at RANKS TOML OUT DONE [RANK]: runs TOML on RANKS ranks (1: without mpirun), waits until the
-# journal of OUT counts DONE trajectories and SIGKILLs rank RANK (default 0, the whole run with
-# RANKS = 1). Sets `status` to the run's exit status, stderr in kill.err.
+# kill_at RANKS TOML OUT DONE [RANK [SIGNAL]]: runs TOML on RANKS ranks (1: without mpirun), waits
+# until the journal of OUT counts DONE trajectories and sends SIGNAL (default KILL) to rank RANK
+# (default 0, the whole run with RANKS = 1). Sets `status` to the run's exit status, stderr in
+# kill.err.
 kill_at() {
-  local ranks="$1" toml="$2" out="$3" done="$4" victim_rank="${5:-0}" pid victim="" deadline=$((SECONDS + 120))
+  local ranks="$1" toml="$2" out="$3" done="$4" victim_rank="${5:-0}" signal="${6:-KILL}" pid victim=""
+  local deadline=$((SECONDS + 120))
   if [ "$ranks" -eq 1 ]; then
     "$geomint" run "$toml" 2>kill.err &
   else
@@ -138,7 +143,7 @@ kill_at() {
     status=0
     return
   fi
-  kill -9 "$victim"
+  kill -s "$signal" "$victim"
   status="$(wait_bounded "$pid")"
   [ -e "$out" ] && fail "$toml: killed on $ranks ranks, yet '$out' exists"
   [ -e "$out.geomint-journal" ] || fail "$toml: killed on $ranks ranks, no journal left for --resume"
@@ -202,12 +207,23 @@ case "$case_name" in
     kill_at 3 long.toml long.csv 300 1
     [ "$status" = hang ] && fail "killing rank 1 left the run hanging for 60 s"
     [ "$status" != hang ] && [ "$status" -ne 0 ] || fail "killing rank 1: exit status $status, expected non-zero"
+    # mpirun names the killed rank; or, when rank 0 wrote to it before mpirun's SIGTERM came,
+    # rank 0, ended by SIGPIPE, and rank 0's own line says signal 13.
     grep -q "mpirun noticed that process rank 1 .* on node .* exited on signal 9" kill.err ||
+      { grep -q "mpirun noticed that process rank 0 .* on node .* exited on signal 13" kill.err &&
+        grep -q "^geomint: error: stopped by signal 13;" kill.err; } ||
       fail "no line names the killed rank: $(cat kill.err)"
     grep -Eq "^geomint: error: stopped by signal [0-9]+; chunks in flight .*rank 1 on $host: trajectories \[[0-9]+, [0-9]+\)" kill.err ||
       fail "rank 0 does not name rank 1's host and chunks: $(cat kill.err)"
     resume 2 long.toml
     same long.csv reference.csv "killed rank 1 of 3, resumed on 2 ranks"
+    rm -f long.csv
+    kill_at 3 long.toml long.csv 300 0 PIPE
+    [ "$status" != hang ] && [ "$status" -ne 0 ] || fail "SIGPIPE to rank 0: exit status $status, expected non-zero"
+    grep -Eq "^geomint: error: stopped by signal 13; chunks in flight .*rank [12] on $host: trajectories \[[0-9]+, [0-9]+\)" kill.err ||
+      fail "after SIGPIPE, rank 0 does not name the workers' hosts and chunks: $(cat kill.err)"
+    resume 3 long.toml
+    same long.csv reference.csv "SIGPIPE to rank 0 of 3, resumed on 3 ranks"
     ;;
   resume_ranks)
     sweep long long.csv "${long_lines[@]}"
