@@ -23,8 +23,8 @@ namespace geomint::spin {
 // - the host's chains: the midpoint step. The simplified Newton, whose factors are formed at the
 //   guess and kept, takes one linear solve fewer a stage (4 against 5) for avf, mp, mmp, sia and
 //   both midpoint rules, whose chain steps were 7-29% faster in two measurements; ia's stages
-//   (first order, so the guess is within O(h^2) of their v too) gain less, and comp2, made of
-//   them, nothing;
+//   (first order, so the guess is within O(h^2) of their v too) gained less, and comp2, made of
+//   them, nothing, until drg_stage took one fixed-point step after it for them (schemes/drg.hpp);
 // - the host's top: Euler's. The midpoint step saves about 0.5 of 3.5 solves there too, but its
 //   extra gradient and half-step pass cost as much for the DRG schemes (-2% to +5%) and more for
 //   the midpoint rules (9-10% slower), whose solves on the top are cheap;

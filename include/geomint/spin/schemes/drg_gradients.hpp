@@ -665,6 +665,10 @@ enum class IaDirection { forward, adjoint, symmetrised };
 
 template <IaDirection direction>
 struct ItohAbeGradient {
+    // IA(u, v) and its adjoint are of first order (the symmetrised mean of second): drg_stage
+    // takes a fixed-point step from the host's chain first iterate for them.
+    static constexpr bool first_order = direction != IaDirection::symmetrised;
+
     template <class System, class T, class Real>
     GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
         const Vec3<T> ul = vec3_cast<T>(n.ul), u = vec3_cast<T>(n.u), ur = vec3_cast<T>(n.ur);
