@@ -219,6 +219,7 @@ case "$case_name" in
     same long.csv reference.csv "killed rank 1 of 3, resumed on 2 ranks"
     rm -f long.csv
     kill_at 3 long.toml long.csv 300 0 PIPE
+    [ "$status" = hang ] && fail "SIGPIPE to rank 0 left the run hanging for 60 s"
     [ "$status" != hang ] && [ "$status" -ne 0 ] || fail "SIGPIPE to rank 0: exit status $status, expected non-zero"
     grep -Eq "^geomint: error: stopped by signal 13; chunks in flight .*rank [12] on $host: trajectories \[[0-9]+, [0-9]+\)" kill.err ||
       fail "after SIGPIPE, rank 0 does not name the workers' hosts and chunks: $(cat kill.err)"
