@@ -370,7 +370,7 @@ GEOMINT_HD void ad_linearise(const Problem& problem, int i, bool single, const R
 namespace detail {
 
 // The unknown blocks i-1, i, i+1 of x (periodic; for d = 1 all three are block 0), as T: the
-// inputs of block row i (residual_row, wide_residual_row).
+// inputs of block row i (residual_block, residual_row).
 template <int B, class Real, class T>
 GEOMINT_HD void gather_row(StridedReals<Real> x, int d, int i, T* xl, T* xs, T* xr) {
     const int il = i == 0 ? d - 1 : i - 1;
@@ -382,16 +382,24 @@ GEOMINT_HD void gather_row(StridedReals<Real> x, int d, int i, T* xl, T* xs, T* 
     }
 }
 
+// Residual block i at x, evaluated in T (Real, or WiderResidual<Real> for the last residual of a
+// host solve): every residual without a Jacobian reads its row through here.
+template <class T, class Problem, class Real>
+GEOMINT_HD void residual_block(const Problem& problem, StridedReals<Real> x, int d, int i, T* out) {
+    constexpr int B = Problem::block_size;
+    T xl[B], xs[B], xr[B];
+    gather_row<B>(x, d, i, xl, xs, xr);
+    problem.residual(i, static_cast<const T*>(xl), static_cast<const T*>(xs), static_cast<const T*>(xr), out);
+}
+
 // Residual block i at x in WiderResidual<Real> (the iterate as it is, widened), rounded to Real
 // at the end.
 template <class Problem, class Real>
 GEOMINT_HD void wide_residual_row(const Problem& problem, StridedReals<Real> x, int d, int i, Real* out) {
     using Wide = typename detail::WiderResidual<Real>::type;
-    constexpr int B = Problem::block_size;
-    Wide xl[B], xs[B], xr[B], wide[B];
-    gather_row<B>(x, d, i, xl, xs, xr);
-    problem.residual(i, static_cast<const Wide*>(xl), static_cast<const Wide*>(xs), static_cast<const Wide*>(xr), wide);
-    for (int k = 0; k < B; ++k) out[k] = static_cast<Real>(wide[k]);
+    Wide wide[Problem::block_size];
+    residual_block<Wide>(problem, x, d, i, wide);
+    for (int k = 0; k < Problem::block_size; ++k) out[k] = static_cast<Real>(wide[k]);
 }
 
 // Block row i of the Newton system at x (every driver: local_newton_solve, the simplified Newton
@@ -402,37 +410,39 @@ template <bool jacobian, class Problem, class Real>
 GEOMINT_HD void residual_row(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
                              StridedReals<Real> x, int d, int i, Real* out) {
     constexpr int B = Problem::block_size;
-    Real xl[B], xs[B], xr[B];
-    gather_row<B>(x, d, i, xl, xs, xr);
     if constexpr (!jacobian) {
-        problem.residual(i, static_cast<const Real*>(xl), static_cast<const Real*>(xs), static_cast<const Real*>(xr),
-                         out);
-    } else if constexpr (HasLineariseInto<Problem, Real>) {
-        problem.linearise_into(i, xl, xs, xr, out, JacobianRowSink<B, Real>{system, i});
-    } else if constexpr (B == 3 && HasLinearise<Problem, Real>) {
-        NeighbourJacobian<Real> jac;
-        const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
-        for (int a = 0; a < 3; ++a) {
-            out[a] = r[a];
-            for (int c = 0; c < 3; ++c) {
-                system.lower(i, a, c) = jac.left.m[a][c];
-                system.diag(i, a, c) = jac.self.m[a][c];
-                system.upper(i, a, c) = jac.right.m[a][c];
-            }
-        }
-    } else if constexpr (HasBlockLinearise<Problem, Real>) {
-        NeighbourBlocks<B, Real> jac;
-        problem.linearise(i, xl, xs, xr, out, jac);
-        for (int r = 0; r < B; ++r)
-            for (int c = 0; c < B; ++c) {
-                system.lower(i, r, c) = jac.m[0][r][c];
-                system.diag(i, r, c) = jac.m[1][r][c];
-                system.upper(i, r, c) = jac.m[2][r][c];
-            }
+        residual_block<Real>(problem, x, d, i, out);
     } else {
-        ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
-            (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) = value;
-        });
+        Real xl[B], xs[B], xr[B];
+        gather_row<B>(x, d, i, xl, xs, xr);
+        if constexpr (HasLineariseInto<Problem, Real>) {
+            problem.linearise_into(i, xl, xs, xr, out, JacobianRowSink<B, Real>{system, i});
+        } else if constexpr (B == 3 && HasLinearise<Problem, Real>) {
+            NeighbourJacobian<Real> jac;
+            const Vec3<Real> r = problem.linearise(i, xl, xs, xr, jac);
+            for (int a = 0; a < 3; ++a) {
+                out[a] = r[a];
+                for (int c = 0; c < 3; ++c) {
+                    system.lower(i, a, c) = jac.left.m[a][c];
+                    system.diag(i, a, c) = jac.self.m[a][c];
+                    system.upper(i, a, c) = jac.right.m[a][c];
+                }
+            }
+        } else if constexpr (HasBlockLinearise<Problem, Real>) {
+            NeighbourBlocks<B, Real> jac;
+            problem.linearise(i, xl, xs, xr, out, jac);
+            for (int r = 0; r < B; ++r)
+                for (int c = 0; c < B; ++c) {
+                    system.lower(i, r, c) = jac.m[0][r][c];
+                    system.diag(i, r, c) = jac.m[1][r][c];
+                    system.upper(i, r, c) = jac.m[2][r][c];
+                }
+        } else {
+            ad_linearise(problem, i, d == 1, xl, xs, xr, out, [&](int block, int r, int c, Real value) {
+                (block == 0 ? system.lower(i, r, c) : (block == 1 ? system.diag(i, r, c) : system.upper(i, r, c))) =
+                    value;
+            });
+        }
     }
 }
 

@@ -332,10 +332,8 @@ template <class Stage, class Real, class Team>
 GEOMINT_HD void fixed_point_step(const Stage& stage, StridedReals<Real> x, StridedReals<Real> r, int d,
                                  const Team& team) {
     team_for(team, d, [&](int i) {
-        Real xl[3], xs[3], xr[3], out[3];
-        gather_row<3>(x, d, i, xl, xs, xr);
-        stage.residual(i, static_cast<const Real*>(xl), static_cast<const Real*>(xs), static_cast<const Real*>(xr),
-                       out);
+        Real out[3];
+        residual_block<Real>(stage, x, d, i, out);
         for (int k = 0; k < 3; ++k) r[3 * i + k] = out[k];
     });
     team.barrier();  // every residual reads its neighbours' x before any is moved
