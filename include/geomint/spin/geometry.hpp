@@ -66,6 +66,14 @@ GEOMINT_HD auto tangent_retract(const Vec3<C>& c, const Vec3<X>& x, const Vec3<A
     return (a - y * dot(y, a)) / r;
 }
 
+// The same from y = phi_c(x) and r = |c + x|, for a caller that has them (AVF's paths,
+// BasicAvfGradient::Path): the last line of tangent_retract, which does not call it because the
+// call, inlined, moved ptxas's register counts (the coll6 and coll8 top kernels, +24 and +20).
+template <class Y, class R, class A>
+GEOMINT_HD auto tangent_retract_at(const Vec3<Y>& y, R r, const Vec3<A>& a) {
+    return (a - y * dot(y, a)) / r;
+}
+
 // T_u phi_c^{-1} applied to a:  (a - u (c.a)/(c.u)) / (c.u)  (math §2.1).
 template <class C, class U, class A>
 GEOMINT_HD auto tangent_inverse_retract(const Vec3<C>& c, const Vec3<U>& u, const Vec3<A>& a) {

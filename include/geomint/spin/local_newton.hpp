@@ -72,6 +72,12 @@ namespace geomint::spin {
 //       // in WiderResidual<Real>: residual() must then accept that T too (a template in T, as
 //       // above, with Real parameters, does).
 //       static constexpr bool exact_conservation = true;
+//       // Optional (host): every residual row, rows in order, into emit(i, row) (B values of T,
+//       // Real or WiderResidual<Real>), equal to residual()'s rows, where one sweep shares work
+//       // between neighbouring rows (DrgStage: AVF's paths). The host's simplified
+//       // Newton takes its residuals without a Jacobian this way (HasResidualSweep).
+//       template <class T, class Emit>
+//       void residual_sweep(StridedReals<Real> x, const Emit& emit) const;
 //   };
 //
 // Without linearise the Jacobian is built by forward-mode AD (ad_linearise below), which is also
@@ -186,6 +192,26 @@ template <class P, class Real>
 concept HasWidePrepare = requires(P& p, StridedReals<Real> x) {
     p.template prepare_wide<typename WiderResidual<Real>::type>(x);
 };
+
+// Problems that evaluate every residual row in one sweep, rows in order into emit(i, row), in T,
+// sharing work between neighbouring rows (DrgStage::residual_sweep: AVF), host only.
+// The host's simplified Newton takes its residuals without a Jacobian this way.
+#if defined(__CUDA_ARCH__)
+inline constexpr bool device_code = true;
+#else
+inline constexpr bool device_code = false;
+#endif
+struct IgnoreRow {
+    template <class T>
+    void operator()(int, const T*) const {}
+};
+template <class P, class T, class Real>
+concept HasResidualSweep = requires(const P& p, StridedReals<Real> x) {
+    p.template residual_sweep<T>(x, IgnoreRow{});
+};
+template <class P, class Real>
+concept SweepsResidualRows =
+    !device_code && HasResidualSweep<P, Real, Real> && HasResidualSweep<P, typename WiderResidual<Real>::type, Real>;
 
 // The error bound that lets a solve stop one iteration early (math §3, "When a solve stops"). A
 // step that contracted the one before by theta = step / previous < 1 leaves, as long as the
@@ -390,6 +416,22 @@ GEOMINT_HD void residual_block(const Problem& problem, StridedReals<Real> x, int
     T xl[B], xs[B], xr[B];
     gather_row<B>(x, d, i, xl, xs, xr);
     problem.residual(i, static_cast<const T*>(xl), static_cast<const T*>(xs), static_cast<const T*>(xr), out);
+}
+
+// Every residual row of a problem with a sweep (HasResidualSweep) into the system's right-hand
+// side, in T (Real or WiderResidual<Real>), rounded to Real; false when a value is not finite.
+template <class T, class Problem, class Real>
+bool residual_sweep_into(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
+                         StridedReals<Real> x) {
+    bool finite = true;
+    problem.template residual_sweep<T>(x, [&](int i, const T* row) {
+        for (int r = 0; r < Problem::block_size; ++r) {
+            const Real value = static_cast<Real>(row[r]);
+            finite = finite && std::isfinite(value);
+            system.rhs(i, r) = value;
+        }
+    });
+    return finite;
 }
 
 // Residual block i at x in WiderResidual<Real> (the iterate as it is, widened), rounded to Real
@@ -643,7 +685,18 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
         } else if constexpr (detail::HasPrepare<Problem, Real>) {
             problem.prepare(x);
         }
-        for (int i = 0; i < d; ++i) {
+        bool swept = false;  // the residual without a Jacobian in one sweep (HasResidualSweep)
+        if constexpr (detail::SweepsResidualRows<Problem, Real>) {
+            if (!fresh) {
+                const bool finite =
+                    wide_last_residual && finishing
+                        ? detail::residual_sweep_into<typename detail::WiderResidual<Real>::type>(problem, system, x)
+                        : detail::residual_sweep_into<Real>(problem, system, x);
+                if (!finite) return {SolveStatus::non_finite, it};
+                swept = true;
+            }
+        }
+        for (int i = 0; !swept && i < d; ++i) {
             Real out[B];
             if (fresh)
                 detail::residual_row<true>(problem, system, x, d, i, out);

@@ -126,6 +126,22 @@ struct AvfPaths {
 // (math §3.1). See AvfGradient below for the rule the schemes use and why.
 template <class JacobianRule, bool reduce_on_top = true>
 struct BasicAvfGradient {
+    // The residual's Gauss nodes and weights in T when the residual is evaluated wider than Real
+    // (the host's last residual of a solve, WiderResidual in local_newton.hpp), else in Real.
+    template <class T, class Real>
+    using NodeReal = std::conditional_t<std::is_floating_point_v<T> && (sizeof(T) > sizeof(Real)), T, Real>;
+    template <class X>
+    GEOMINT_HD static void residual_node(int q, X& xi, X& w) {
+        using Rule = GaussLegendre<8>;
+        if constexpr (sizeof(X) > sizeof(double)) {  // long double, named on the host only
+            xi = Rule::wide_node(q);
+            w = Rule::wide_weight(q);
+        } else {
+            xi = X(Rule::node(q));
+            w = X(Rule::weight(q));
+        }
+    }
+
     template <class System, class T, class Real>
     GEOMINT_HD Vec3<T> operator()(const System& system, const Neighbourhood<T, Real>& n, const Vec3<T>& c) const {
         const Vec3<T> xu = inverse_retract(c, n.u), xv = inverse_retract(c, n.v);
@@ -139,19 +155,10 @@ struct BasicAvfGradient {
             xvr = inverse_retract(cr, n.vr);
         }
         Vec3<T> g{T(0), T(0), T(0)};
-        using Rule = GaussLegendre<8>;
-        // The nodes and weights in T when the residual is evaluated wider than Real (the host's
-        // last residual of a solve, WiderResidual in local_newton.hpp), else in Real.
-        using X = std::conditional_t<std::is_floating_point_v<T> && (sizeof(T) > sizeof(Real)), T, Real>;
-        for (int q = 0; q < Rule::size; ++q) {
+        using X = NodeReal<T, Real>;
+        for (int q = 0; q < GaussLegendre<8>::size; ++q) {
             X xi, w;
-            if constexpr (sizeof(X) > sizeof(double)) {  // long double, named on the host only
-                xi = Rule::wide_node(q);
-                w = Rule::wide_weight(q);
-            } else {
-                xi = X(Rule::node(q));
-                w = X(Rule::weight(q));
-            }
+            residual_node(q, xi, w);
             const Vec3<T> gam = (X(1) - xi) * xu + xi * xv;
             const Vec3<T> y = retract(c, gam);
             Vec3<T> yl = y, yr = y;
@@ -160,6 +167,44 @@ struct BasicAvfGradient {
                 yr = retract(cr, (X(1) - xi) * xur + xi * xvr);
             }
             g += w * tangent_retract(c, gam, system.gradient(yl, y, yr));
+        }
+        return g;
+    }
+
+    // One spin's path at the residual's nodes: its centre c, and at each node y = phi_c(gam(xi))
+    // and |p| = |c + gam(xi)|, formed as operator() forms its own path and its neighbours'.
+    // DrgStage::residual_sweep (host) forms each spin's once for the rows that read it, where
+    // operator() forms it in three rows on a chain, and the own path's |p| twice in each (retract
+    // and tangent_retract). path_sum is then operator()'s sum, term for term, so the rows are
+    // operator()'s bit for bit.
+    template <class T>
+    struct Path {
+        int spin = -1;
+        Vec3<T> c, y[GaussLegendre<8>::size];
+        T length[GaussLegendre<8>::size];
+    };
+    template <class Real, class T>
+    static void trace(Path<T>& path, int spin, const Vec3<Real>& u, const Vec3<T>& v) {
+        using X = NodeReal<T, Real>;
+        path.spin = spin;
+        path.c = symmetric_centre(u, v);
+        const Vec3<T> xu = inverse_retract(path.c, u), xv = inverse_retract(path.c, v);
+        for (int q = 0; q < GaussLegendre<8>::size; ++q) {
+            X xi, w;
+            residual_node(q, xi, w);
+            const Vec3<T> p = path.c + ((X(1) - xi) * xu + xi * xv);  // retract's arithmetic, keeping |p|
+            path.length[q] = norm(p);
+            path.y[q] = p / path.length[q];
+        }
+    }
+    template <class Real, class System, class T>
+    static Vec3<T> path_sum(const System& system, const Path<T>& left, const Path<T>& own, const Path<T>& right) {
+        using X = NodeReal<T, Real>;
+        Vec3<T> g{T(0), T(0), T(0)};
+        for (int q = 0; q < GaussLegendre<8>::size; ++q) {
+            X xi, w;
+            residual_node(q, xi, w);
+            g += w * tangent_retract_at(own.y[q], own.length[q], system.gradient(left.y[q], own.y[q], right.y[q]));
         }
         return g;
     }

@@ -1,0 +1,107 @@
+// AVF's residual rows in one sweep (DrgStage::residual_sweep, host): each spin's path at the 8
+// Gauss nodes is formed once for the three rows that read it. The rows must be those of the
+// per-row residual (DrgStage::residual) bit for bit, in double and in the wider type of the last
+// residual of a solve, for the top and for every chain length (the first and last rows read paths
+// formed for earlier rows), so that the host's simplified Newton, which takes its residuals this
+// way, steps exactly as before.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "geomint/spin/local_newton.hpp"
+#include "geomint/spin/random_spins.hpp"
+#include "geomint/spin/schemes/drg.hpp"
+#include "geomint/spin/systems.hpp"
+
+namespace {
+
+namespace gs = geomint::spin;
+
+// Random spins u and an iterate v near them (u + 0.2 w, normalised, then moved off the sphere by
+// 1e-3 as an iterate is), as 3 d reals each.
+struct StageInput {
+    std::vector<double> u, v;
+};
+StageInput random_input(int d, std::uint64_t seed) {
+    StageInput in{std::vector<double>(3 * d), std::vector<double>(3 * d)};
+    std::vector<double> w(3 * d);
+    gs::fill_random_spins(gs::StridedSpins<double>{in.u.data(), 1, d}, seed, 0);
+    gs::fill_random_spins(gs::StridedSpins<double>{w.data(), 1, d}, seed, 1);
+    for (int i = 0; i < d; ++i) {
+        gs::Vec3<double> v{in.u[3 * i] + 0.2 * w[3 * i], in.u[3 * i + 1] + 0.2 * w[3 * i + 1],
+                           in.u[3 * i + 2] + 0.2 * w[3 * i + 2]};
+        v = (1.0 + 1e-3 * (i % 3 - 1)) / gs::norm(v) * v;
+        in.v[3 * i] = v.x;
+        in.v[3 * i + 1] = v.y;
+        in.v[3 * i + 2] = v.z;
+    }
+    return in;
+}
+
+// The number of components, over every row, where the sweep's row differs from residual()'s in T.
+template <class T, class Gradient, class System>
+int rows_differing(const System& system, int d, std::uint64_t seed, double h) {
+    StageInput in = random_input(d, seed);
+    const gs::StridedSpins<double> from{in.u.data(), 1, d};
+    const gs::StridedReals<double> x{in.v.data(), 1};
+    const gs::DrgStage<gs::Centre::symmetric, Gradient, System, double> stage{system, from, h, Gradient{}};
+    std::vector<T> swept(3 * d, T(-7));
+    int rows = 0, in_order = 0;
+    stage.template residual_sweep<T>(x, [&](int i, const T* row) {
+        in_order += i == rows++;
+        for (int k = 0; k < 3; ++k) swept[3 * i + k] = row[k];
+    });
+    EXPECT_EQ(rows, d);
+    EXPECT_EQ(in_order, d);
+    int differing = 0;
+    for (int i = 0; i < d; ++i) {
+        T row[3];
+        gs::detail::residual_block<T>(stage, x, d, i, row);
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_TRUE(std::isfinite(static_cast<double>(row[k])));
+            differing += !(swept[3 * i + k] == row[k]);
+        }
+    }
+    return differing;
+}
+
+template <class Gradient, class System>
+void expect_rows_equal(const System& system) {
+    for (const int d : System::is_chain ? std::vector<int>{1, 2, 3, 4, 5, 16} : std::vector<int>{1}) {
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            const double h = 0.05 * static_cast<double>(seed);
+            EXPECT_EQ((rows_differing<double, Gradient>(system, d, seed, h)), 0) << "double, d = " << d;
+            EXPECT_EQ((rows_differing<long double, Gradient>(system, d, seed, h)), 0) << "long double, d = " << d;
+        }
+    }
+}
+
+TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheHeisenbergChain) {
+    expect_rows_equal<gs::AvfGradient>(gs::HeisenbergChain<double>{});
+    expect_rows_equal<gs::ExactAvfGradient>(gs::HeisenbergChain<double>{});
+}
+
+TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheAnisotropicChain) {
+    expect_rows_equal<gs::AvfGradient>(gs::AnisotropicChain<double>{});
+}
+
+TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheTop) {
+    expect_rows_equal<gs::AvfGradient>(gs::SpinningTop<double>{});
+}
+
+// The host's simplified Newton sweeps AVF's rows; the other schemes and the GPU keep residual()
+// per row.
+using Chain = gs::HeisenbergChain<double>;
+static_assert(
+    gs::detail::SweepsResidualRows<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, Chain, double>, double>);
+static_assert(gs::detail::SweepsResidualRows<
+              gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, gs::SpinningTop<double>, double>, double>);
+static_assert(!gs::detail::SweepsResidualRows<
+              gs::DrgStage<gs::Centre::symmetric, gs::MidpointGradient<double>, Chain, double>, double>);
+static_assert(
+    !gs::detail::SweepsResidualRows<
+        gs::DrgStage<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>, Chain, double>, double>);
+
+}  // namespace
