@@ -20,7 +20,7 @@ namespace {
 namespace gs = geomint::spin;
 
 // Random spins u and an iterate v near them (u + 0.2 w, normalised, then moved off the sphere by
-// 1e-3 as an iterate is), as 3 d reals each.
+// up to 1e-3, as a Newton iterate may be), as 3 d reals each.
 struct StageInput {
     std::vector<double> u, v;
 };
