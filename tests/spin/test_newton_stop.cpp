@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,22 @@ TEST(NewtonStop, BoundOnTheErrorLeft) {
     EXPECT_FALSE(gs::detail::error_left_below_round_off(1e-20, 1e-20, kTolerance));    // no contraction
     EXPECT_FALSE(gs::detail::error_left_below_round_off(2e-20, 1e-20, kTolerance));    // growing
     EXPECT_TRUE(gs::detail::error_left_below_round_off(0.0, 1e-3, kTolerance));
+}
+
+// The step a solve stops on is the largest |dx|, and a NaN, once met, stays (std::fmax, which it
+// replaced, dropped NaNs), so that the solve's isfinite check reports it.
+TEST(NewtonStop, LargestStepKeepsANan) {
+    const double nan = std::nan("");
+    EXPECT_EQ(gs::detail::largest_step(1.0, -3.0), 3.0);
+    EXPECT_EQ(gs::detail::largest_step(3.0, -1.0), 3.0);
+    EXPECT_EQ(gs::detail::largest_step(0.0, 0.0), 0.0);
+    EXPECT_TRUE(std::isnan(gs::detail::largest_step(1.0, nan)));
+    EXPECT_TRUE(std::isnan(gs::detail::largest_step(nan, 2.0)));
+    double step = 0.0;
+    for (const double dx : {1e-3, nan, -2e-3, 5e-4}) step = gs::detail::largest_step(step, dx);
+    EXPECT_TRUE(std::isnan(step));
+    EXPECT_EQ(gs::detail::largest_step(1.0, -std::numeric_limits<double>::infinity()),
+              std::numeric_limits<double>::infinity());
 }
 
 TEST(NewtonStop, SequencesOfRealSolves) {

@@ -43,12 +43,7 @@ GEOMINT_HD bool newton_row(const Problem& problem, StridedReals<Real> x,
     if constexpr (has_wider_residual<Real>) {
         if (wide) wide_residual_row(problem, x, system.d, i, out);
     }
-    bool finite = true;
-    for (int r = 0; r < B; ++r) {
-        finite = finite && std::isfinite(out[r]);
-        system.rhs(i, r) = out[r];
-    }
-    return finite;
+    return store_residual_row(system, i, static_cast<const Real*>(out));
 }
 
 // Whether Newton's next step is expected to end the solve: the step predicted from the last two
@@ -153,7 +148,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
                 for (int c = 0; c < B; ++c) {
                     const Real dx = solver.system.solution(i, c);
                     x[B * i + c] -= dx;
-                    mine = std::fmax(mine, std::fabs(dx));
+                    mine = detail::largest_step(mine, dx);
                 }
         });
         bad[team.rank()] = finite ? Real(0) : Real(1);
@@ -162,7 +157,7 @@ GEOMINT_HD NewtonOutcome<Real> team_newton_solve(Problem& problem, StridedReals<
         Real step = Real(0);
         for (int w = 0; w < team.size(); ++w) {
             if (bad[w] != Real(0)) return {SolveStatus::non_finite, it};
-            step = std::fmax(step, largest[w]);
+            step = detail::largest_step(step, largest[w]);
         }
         if (!std::isfinite(step)) return {SolveStatus::non_finite, it};
         if (finishing) return {SolveStatus::ok, it};

@@ -125,14 +125,16 @@ struct DrgStage {
                       [&](const Neighbourhood<T, Real>& n, const Vec3<T>& c) { return gradient(system, n, c); });
     }
 
-    // Every residual row, in order, into emit(i, row) (host; AVF): each spin's path at the 8
-    // Gauss nodes (BasicAvfGradient::Path) is formed once and read by its own row and its two
-    // neighbours', where residual() forms it in all three (and the own path's |p| twice). The
-    // arithmetic is residual()'s, so the rows are its rows bit for bit
-    // (tests/spin/test_avf_residual_sweep.cpp). The host's simplified Newton takes every residual
-    // without a Jacobian this way (local_newton.hpp, HasResidualSweep): AVF 1.25x faster on chains
-    // of 16 and 128 spins, 1.08x on the top (bench/RESULTS.md, "AVF's residual rows share each
-    // spin's path").
+    // Every residual row, in order, into emit(i, row) (host; AVF and the Gonzalez midpoint): what
+    // the gradient reads of each spin, its Gradient::Path (AVF: the path's points at the 8 Gauss
+    // nodes; the Gonzalez midpoint: the symmetric centre and eta), is formed once with the spin's
+    // centre and read by its own row and its two neighbours', where residual() forms it in all
+    // three (and the own centre, or AVF's own |p|, twice). The arithmetic is residual()'s, so the
+    // rows are its rows bit for bit (tests/spin/test_residual_sweep.cpp). The host's simplified
+    // Newton takes every residual without a Jacobian this way (local_newton.hpp,
+    // HasResidualSweep): AVF 1.25x faster on chains of 16 and 128 spins, 1.08x on the top
+    // (bench/RESULTS.md, "AVF's residual rows share each spin's path"; the Gonzalez midpoint's
+    // figures in "The Gonzalez midpoint's residual rows share each spin's centre").
     template <class T, class Emit>
     void residual_sweep(StridedReals<Real> x, const Emit& emit) const
         requires(centre == Centre::symmetric && requires { typename Gradient::template Path<T>; }) {
@@ -156,13 +158,8 @@ struct DrgStage {
             const Path& left = path_of(il, il, i, ir);
             const Path& own = path_of(i, il, i, ir);
             const Path& right = path_of(ir, il, i, ir);
-            T xl[3], xs[3], xr[3], out[3];
-            detail::gather_row<3>(x, d, i, xl, xs, xr);
-            residual_with(
-                neighbourhood(i, static_cast<const T*>(xl), static_cast<const T*>(xs), static_cast<const T*>(xr)), out,
-                [&](const Neighbourhood<T, Real>&, const Vec3<T>&) {
-                    return Gradient::template path_sum<Real>(system, left, own, right);
-                });
+            T out[3];
+            residual_from(u.get(i), own.v, own.c, gradient.template path_sum<Real>(system, left, own, right), out);
             emit(i, static_cast<const T*>(out));
         }
     }
@@ -176,9 +173,16 @@ struct DrgStage {
         } else {
             c = vec3_cast<T>(n.u);
         }
-        const Vec3<T> g = g_of(n, c);
-        const Vec3<T> m = Real(0.5) * (n.u + n.v);
-        const Vec3<T> r = (n.v - n.u) - retract_increment(c, n.u, h * cross(m, g));
+        residual_from(n.u, n.v, c, g_of(n, c), out);
+    }
+
+    // The same from spin i's u_i and v_i, its centre c and its gradient g: residual_with's tail,
+    // which the sweep's rows enter with the centre their path holds.
+    template <class T>
+    GEOMINT_HD void residual_from(const Vec3<Real>& ui, const Vec3<T>& vi, const Vec3<T>& c, const Vec3<T>& g,
+                                  T* out) const {
+        const Vec3<T> m = Real(0.5) * (ui + vi);
+        const Vec3<T> r = (vi - ui) - retract_increment(c, ui, h * cross(m, g));
         out[0] = r.x;
         out[1] = r.y;
         out[2] = r.z;

@@ -171,22 +171,23 @@ struct BasicAvfGradient {
         return g;
     }
 
-    // One spin's path at the residual's nodes: its centre c, and at each node y = phi_c(gam(xi))
-    // and |p| = |c + gam(xi)|, formed as operator() forms its own path and its neighbours'.
-    // DrgStage::residual_sweep (host) forms each spin's once for the rows that read it, where
-    // operator() forms it in three rows on a chain, and the own path's |p| twice in each (retract
-    // and tangent_retract). path_sum is then operator()'s sum, term for term, so the rows are
-    // operator()'s bit for bit.
+    // One spin's path at the residual's nodes: the spin's v and centre c, and at each node
+    // y = phi_c(gam(xi)) and |p| = |c + gam(xi)|, formed as operator() forms its own path and its
+    // neighbours'. DrgStage::residual_sweep (host) forms each spin's once for the rows that read
+    // it, where operator() forms it in three rows on a chain, and the own path's |p| twice in each
+    // (retract and tangent_retract). path_sum is then operator()'s sum, term for term, so the rows
+    // are operator()'s bit for bit.
     template <class T>
     struct Path {
         int spin = -1;
-        Vec3<T> c, y[GaussLegendre<8>::size];
+        Vec3<T> v, c, y[GaussLegendre<8>::size];
         T length[GaussLegendre<8>::size];
     };
     template <class Real, class T>
     static void trace(Path<T>& path, int spin, const Vec3<Real>& u, const Vec3<T>& v) {
         using X = NodeReal<T, Real>;
         path.spin = spin;
+        path.v = v;
         path.c = symmetric_centre(u, v);
         const Vec3<T> xu = inverse_retract(path.c, u), xv = inverse_retract(path.c, v);
         for (int q = 0; q < GaussLegendre<8>::size; ++q) {
@@ -356,6 +357,28 @@ struct MidpointGradient {
             dg.left = dg.right = M3::zero();
         }
         return grad - c * cg + lambda * eta;
+    }
+
+    // One spin's part of the gradient, as AVF's Path (DrgStage::residual_sweep, host): its v, its
+    // symmetric centre c and eta, formed once for the three rows that read them, where operator()
+    // forms the neighbours' centres in every row and residual_with the own centre again. path_sum
+    // is operator()'s arithmetic term for term, so the rows are its rows bit for bit.
+    template <class T>
+    struct Path {
+        int spin = -1;
+        Vec3<T> v, c, eta;
+    };
+    template <class R, class T>
+    static void trace(Path<T>& path, int spin, const Vec3<R>& u, const Vec3<T>& v) {
+        path.spin = spin;
+        path.v = v;
+        path.c = symmetric_centre(u, v);
+        path.eta = inverse_retract(path.c, v) - inverse_retract(path.c, u);
+    }
+    template <class R, class System, class T>
+    Vec3<T> path_sum(const System& system, const Path<T>& left, const Path<T>& own, const Path<T>& right) const {
+        const Vec3<T> grad = system.gradient(left.c, own.c, right.c);
+        return grad - own.c * dot(own.c, grad) + lambda * own.eta;
     }
 
     template <class System, class Team = SequentialTeam>

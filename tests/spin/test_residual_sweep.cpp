@@ -1,13 +1,15 @@
-// AVF's residual rows in one sweep (DrgStage::residual_sweep, host): each spin's path at the 8
-// Gauss nodes is formed once for the three rows that read it. The rows must be those of the
-// per-row residual (DrgStage::residual) bit for bit, in double and in the wider type of the last
-// residual of a solve, for the top and for every chain length (the first and last rows read paths
-// formed for earlier rows), so that the host's simplified Newton, which takes its residuals this
-// way, steps exactly as before.
+// The residual rows in one sweep (DrgStage::residual_sweep, host) of AVF and the Gonzalez
+// midpoint: what the gradient reads of each spin (AVF's path at the 8 Gauss nodes; the midpoint's
+// symmetric centre and eta) is formed once for the three rows that read it. The rows must be those
+// of the per-row residual (DrgStage::residual) bit for bit, in double and in the wider type of
+// the last residual of a solve, for the top and for every chain length (the first and last rows
+// read paths formed for earlier rows), so that the host's simplified Newton, which takes its
+// residuals this way, steps exactly as before.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "geomint/spin/local_newton.hpp"
@@ -46,7 +48,11 @@ int rows_differing(const System& system, int d, std::uint64_t seed, double h) {
     StageInput in = random_input(d, seed);
     const gs::StridedSpins<double> from{in.u.data(), 1, d};
     const gs::StridedReals<double> x{in.v.data(), 1};
-    const gs::DrgStage<gs::Centre::symmetric, Gradient, System, double> stage{system, from, h, Gradient{}};
+    gs::DrgStage<gs::Centre::symmetric, Gradient, System, double> stage{system, from, h, Gradient{}};
+    // The Gonzalez midpoint's lambda from this iterate, as Newton sets it before a residual (a
+    // gradient without prepare() has nothing to set).
+    stage.prepare(x);
+    if constexpr (std::is_same_v<Gradient, gs::MidpointGradient<double>>) EXPECT_NE(stage.gradient.lambda, 0.0);
     std::vector<T> swept(3 * d, T(-7));
     int rows = 0, in_order = 0;
     stage.template residual_sweep<T>(x, [&](int i, const T* row) {
@@ -78,30 +84,39 @@ void expect_rows_equal(const System& system) {
     }
 }
 
-TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheHeisenbergChain) {
+TEST(ResidualSweep, AvfRowsAreResidualsRowsBitForBitOnTheHeisenbergChain) {
     expect_rows_equal<gs::AvfGradient>(gs::HeisenbergChain<double>{});
     expect_rows_equal<gs::ExactAvfGradient>(gs::HeisenbergChain<double>{});
 }
 
-TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheAnisotropicChain) {
+TEST(ResidualSweep, AvfRowsAreResidualsRowsBitForBitOnTheAnisotropicChain) {
     expect_rows_equal<gs::AvfGradient>(gs::AnisotropicChain<double>{});
 }
 
-TEST(AvfResidualSweep, RowsAreResidualsRowsBitForBitOnTheTop) {
+TEST(ResidualSweep, AvfRowsAreResidualsRowsBitForBitOnTheTop) {
     expect_rows_equal<gs::AvfGradient>(gs::SpinningTop<double>{});
 }
 
-// The host's simplified Newton sweeps AVF's rows; the other schemes and the GPU keep residual()
-// per row.
+TEST(ResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheChains) {
+    expect_rows_equal<gs::MidpointGradient<double>>(gs::HeisenbergChain<double>{});
+    expect_rows_equal<gs::MidpointGradient<double>>(gs::AnisotropicChain<double>{});
+}
+
+TEST(ResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheTop) {
+    expect_rows_equal<gs::MidpointGradient<double>>(gs::SpinningTop<double>{});
+}
+
+// The host's simplified Newton sweeps AVF's and the Gonzalez midpoint's rows; the other schemes
+// and the GPU keep residual() per row.
 using Chain = gs::HeisenbergChain<double>;
-static_assert(
-    gs::detail::SweepsResidualRows<gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, Chain, double>, double>);
-static_assert(gs::detail::SweepsResidualRows<
-              gs::DrgStage<gs::Centre::symmetric, gs::AvfGradient, gs::SpinningTop<double>, double>, double>);
-static_assert(!gs::detail::SweepsResidualRows<
-              gs::DrgStage<gs::Centre::symmetric, gs::MidpointGradient<double>, Chain, double>, double>);
-static_assert(
-    !gs::detail::SweepsResidualRows<
-        gs::DrgStage<gs::Centre::symmetric, gs::ItohAbeGradient<gs::IaDirection::symmetrised>, Chain, double>, double>);
+template <class Gradient, class System = Chain>
+constexpr bool sweeps =
+    gs::detail::SweepsResidualRows<gs::DrgStage<gs::Centre::symmetric, Gradient, System, double>, double>;
+static_assert(sweeps<gs::AvfGradient>);
+static_assert(sweeps<gs::AvfGradient, gs::SpinningTop<double>>);
+static_assert(sweeps<gs::MidpointGradient<double>>);
+static_assert(sweeps<gs::MidpointGradient<double>, gs::SpinningTop<double>>);
+static_assert(!sweeps<gs::ItohAbeGradient<gs::IaDirection::symmetrised>>);
+static_assert(!sweeps<gs::LocalMidpointGradient>);
 
 }  // namespace
