@@ -119,10 +119,17 @@ struct DrgStage {
 
     GEOMINT_HD int blocks() const { return u.d; }
 
+    // The residual of block row i, v_i - u_i minus the step to v_i (residual_from).
     template <class T>
     GEOMINT_HD void residual(int i, const T* left, const T* self, const T* right, T* out) const {
-        residual_with(neighbourhood(i, left, self, right), out,
-                      [&](const Neighbourhood<T, Real>& n, const Vec3<T>& c) { return gradient(system, n, c); });
+        const Neighbourhood<T, Real> n = neighbourhood(i, left, self, right);
+        Vec3<T> c;
+        if constexpr (centre == Centre::symmetric) {
+            c = symmetric_centre(n.u, n.v);
+        } else {
+            c = vec3_cast<T>(n.u);
+        }
+        residual_from(n.u, n.v, c, gradient(system, n, c), out);
     }
 
     // Every residual row, in order, into emit(i, row) (host; AVF and the Gonzalez midpoint): what
@@ -164,20 +171,8 @@ struct DrgStage {
         }
     }
 
-    // The residual of block row i, v_i - u_i minus the step to v_i, with g = g_of(n, c).
-    template <class T, class GradientOf>
-    GEOMINT_HD void residual_with(const Neighbourhood<T, Real>& n, T* out, const GradientOf& g_of) const {
-        Vec3<T> c;
-        if constexpr (centre == Centre::symmetric) {
-            c = symmetric_centre(n.u, n.v);
-        } else {
-            c = vec3_cast<T>(n.u);
-        }
-        residual_from(n.u, n.v, c, g_of(n, c), out);
-    }
-
-    // The same from spin i's u_i and v_i, its centre c and its gradient g: residual_with's tail,
-    // which the sweep's rows enter with the centre their path holds.
+    // The residual of spin i's row from its u_i and v_i, its centre c and its gradient g:
+    // residual()'s tail, which the sweep's rows enter with the centre their path holds.
     template <class T>
     GEOMINT_HD void residual_from(const Vec3<Real>& ui, const Vec3<T>& vi, const Vec3<T>& c, const Vec3<T>& g,
                                   T* out) const {

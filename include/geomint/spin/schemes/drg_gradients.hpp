@@ -361,7 +361,7 @@ struct MidpointGradient {
 
     // One spin's part of the gradient, as AVF's Path (DrgStage::residual_sweep, host): its v, its
     // symmetric centre c and eta, formed once for the three rows that read them, where operator()
-    // forms the neighbours' centres in every row and residual_with the own centre again. path_sum
+    // forms the neighbours' centres in every row and residual() the own centre again. path_sum
     // is operator()'s arithmetic term for term, so the rows are its rows bit for bit.
     template <class T>
     struct Path {
