@@ -1,10 +1,13 @@
-// The residual rows in one sweep (DrgStage::residual_sweep, host) of AVF and the Gonzalez
-// midpoint: what the gradient reads of each spin (AVF's path at the 8 Gauss nodes; the midpoint's
-// symmetric centre and eta) is formed once for the three rows that read it. The rows must be those
-// of the per-row residual (DrgStage::residual) bit for bit, in double and in the wider type of
-// the last residual of a solve, for the top and for every chain length (the first and last rows
-// read paths formed for earlier rows), so that the host's simplified Newton, which takes its
-// residuals this way, steps exactly as before.
+// The rows of the host's Newton systems in one sweep, for AVF and the Gonzalez midpoint: what the
+// gradient reads of each spin is formed once for the three rows that read it.
+// - The residual rows (DrgStage::residual_sweep; AVF's path at the 8 Gauss nodes, the midpoint's
+//   symmetric centre and eta) must be those of the per-row residual (DrgStage::residual) bit for
+//   bit, in double and in the wider type of the last residual of a solve, for the top and for
+//   every chain length (the first and last rows read paths formed for earlier rows).
+// - The fresh rows with their Jacobian blocks (DrgStage::linearise_sweep, chains; the centre and
+//   dc/dv, and AVF's path with dp/dv and its unit points at the nodes) must be those of the
+//   per-row linearise_into bit for bit, in the Newton system's workspace as the solver fills it.
+// So the host's simplified Newton, which takes its rows this way, steps exactly as before.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -42,17 +45,29 @@ StageInput random_input(int d, std::uint64_t seed) {
     return in;
 }
 
+// A stage u -> v from random_input, with the Gonzalez midpoint's lambda from this iterate, as
+// Newton sets it before a residual (a gradient without prepare() has nothing to set).
+template <class Gradient, class System>
+struct PreparedStage {
+    StageInput in;
+    gs::StridedReals<double> x;
+    gs::DrgStage<gs::Centre::symmetric, Gradient, System, double> stage;
+    PreparedStage(const System& system, int d, std::uint64_t seed, double h)
+        : in(random_input(d, seed)),
+          x{in.v.data(), 1},
+          stage{system, gs::StridedSpins<double>{in.u.data(), 1, d}, h, Gradient{}} {
+        stage.prepare(x);
+        if constexpr (std::is_same_v<Gradient, gs::MidpointGradient<double>>) EXPECT_NE(stage.gradient.lambda, 0.0);
+    }
+    PreparedStage(const PreparedStage&) = delete;  // x and stage point into in
+};
+
 // The number of components, over every row, where the sweep's row differs from residual()'s in T.
 template <class T, class Gradient, class System>
 int rows_differing(const System& system, int d, std::uint64_t seed, double h) {
-    StageInput in = random_input(d, seed);
-    const gs::StridedSpins<double> from{in.u.data(), 1, d};
-    const gs::StridedReals<double> x{in.v.data(), 1};
-    gs::DrgStage<gs::Centre::symmetric, Gradient, System, double> stage{system, from, h, Gradient{}};
-    // The Gonzalez midpoint's lambda from this iterate, as Newton sets it before a residual (a
-    // gradient without prepare() has nothing to set).
-    stage.prepare(x);
-    if constexpr (std::is_same_v<Gradient, gs::MidpointGradient<double>>) EXPECT_NE(stage.gradient.lambda, 0.0);
+    PreparedStage<Gradient, System> prepared(system, d, seed, h);
+    const auto& stage = prepared.stage;
+    const gs::StridedReals<double> x = prepared.x;
     std::vector<T> swept(3 * d, T(-7));
     int rows = 0, in_order = 0;
     stage.template residual_sweep<T>(x, [&](int i, const T* row) {
@@ -106,6 +121,50 @@ TEST(ResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheTop) {
     expect_rows_equal<gs::MidpointGradient<double>>(gs::SpinningTop<double>{});
 }
 
+// The number of workspace reals (every residual row and Jacobian block) where the linearise sweep's
+// Newton system differs from the one built row by row (residual_row<true>, linearise_into).
+template <class Gradient, class System>
+int jacobian_rows_differing(const System& system, int d, std::uint64_t seed, double h) {
+    PreparedStage<Gradient, System> prepared(system, d, seed, h);
+    const auto& stage = prepared.stage;
+    const gs::StridedReals<double> x = prepared.x;
+    using Solver = gs::BlockCyclicTridiagonal<3, double>;
+    std::vector<double> swept_work(Solver::workspace_reals(d), -7.0), row_work(Solver::workspace_reals(d), -7.0);
+    const Solver swept{gs::StridedReals<double>{swept_work.data(), 1}, d};
+    const Solver by_row{gs::StridedReals<double>{row_work.data(), 1}, d};
+    EXPECT_TRUE(gs::detail::linearise_sweep_into(stage, swept, x));
+    for (int i = 0; i < d; ++i) {
+        double out[3];
+        gs::detail::residual_row<true>(stage, by_row, x, d, i, out);
+        EXPECT_TRUE(gs::detail::store_residual_row(by_row, i, out));
+    }
+    int differing = 0;
+    for (std::size_t k = 0; k < swept_work.size(); ++k) {
+        EXPECT_TRUE(std::isfinite(row_work[k]));
+        differing += !(swept_work[k] == row_work[k]);
+    }
+    return differing;
+}
+
+template <class Gradient, class System>
+void expect_jacobian_rows_equal(const System& system) {
+    for (const int d : {1, 2, 3, 4, 5, 16})
+        for (std::uint64_t seed = 1; seed <= 4; ++seed)
+            EXPECT_EQ((jacobian_rows_differing<Gradient>(system, d, seed, 0.05 * static_cast<double>(seed))), 0)
+                << "d = " << d << ", seed " << seed;
+}
+
+TEST(LineariseSweep, AvfRowsAreLineariseIntosBitForBitOnTheChains) {
+    expect_jacobian_rows_equal<gs::AvfGradient>(gs::HeisenbergChain<double>{});
+    expect_jacobian_rows_equal<gs::AvfGradient>(gs::AnisotropicChain<double>{});
+    expect_jacobian_rows_equal<gs::ExactAvfGradient>(gs::HeisenbergChain<double>{});
+}
+
+TEST(LineariseSweep, GonzalezMidpointRowsAreLineariseIntosBitForBitOnTheChains) {
+    expect_jacobian_rows_equal<gs::MidpointGradient<double>>(gs::HeisenbergChain<double>{});
+    expect_jacobian_rows_equal<gs::MidpointGradient<double>>(gs::AnisotropicChain<double>{});
+}
+
 // The host's simplified Newton sweeps AVF's and the Gonzalez midpoint's rows; the other schemes
 // and the GPU keep residual() per row.
 using Chain = gs::HeisenbergChain<double>;
@@ -118,5 +177,16 @@ static_assert(sweeps<gs::MidpointGradient<double>>);
 static_assert(sweeps<gs::MidpointGradient<double>, gs::SpinningTop<double>>);
 static_assert(!sweeps<gs::ItohAbeGradient<gs::IaDirection::symmetrised>>);
 static_assert(!sweeps<gs::LocalMidpointGradient>);
+// Fresh Jacobian rows: AVF and the Gonzalez midpoint on chains; the top has one row, nothing to share.
+template <class Gradient, class System = Chain>
+constexpr bool sweeps_jacobians =
+    gs::detail::SweepsJacobianRows<gs::DrgStage<gs::Centre::symmetric, Gradient, System, double>, double>;
+static_assert(sweeps_jacobians<gs::AvfGradient>);
+static_assert(sweeps_jacobians<gs::AvfGradient, gs::AnisotropicChain<double>>);
+static_assert(sweeps_jacobians<gs::MidpointGradient<double>>);
+static_assert(!sweeps_jacobians<gs::AvfGradient, gs::SpinningTop<double>>);
+static_assert(!sweeps_jacobians<gs::MidpointGradient<double>, gs::SpinningTop<double>>);
+static_assert(!sweeps_jacobians<gs::ItohAbeGradient<gs::IaDirection::symmetrised>>);
+static_assert(!sweeps_jacobians<gs::LocalMidpointGradient>);
 
 }  // namespace

@@ -296,6 +296,23 @@ concept HasLineariseInto = requires(const P& p, const Real* x, Real* out,
     p.linearise_into(0, x, x, x, out, sink);
 };
 
+// Row i's Jacobian sink, for a sweep that builds every row (linearise_sweep below).
+template <int B, class Real>
+struct RowSinks {
+    const BlockCyclicTridiagonal<B, Real>& system;
+    JacobianRowSink<B, Real> operator()(int i) const { return JacobianRowSink<B, Real>{system, i}; }
+};
+
+// Problems that build every Newton row, residual and Jacobian blocks, in one sweep, sharing work
+// between neighbouring rows (DrgStage::linearise_sweep: AVF, Gonzalez mp), host only. The host's
+// simplified Newton builds its fresh Jacobians this way.
+template <class P, class Real>
+concept HasLineariseSweep = requires(const P& p, StridedReals<Real> x, const RowSinks<P::block_size, Real>& sinks) {
+    p.linearise_sweep(x, sinks, IgnoreRow{});
+};
+template <class P, class Real>
+concept SweepsJacobianRows = !device_code && HasLineariseSweep<P, Real>;
+
 template <class P, class Real>
 concept HasCollectableLinearise = requires(const P& p, const Real* x, Real* out,
                                            const NeighbourJacobianSink<Real>& sink) {
@@ -447,6 +464,18 @@ bool residual_sweep_into(const Problem& problem, const BlockCyclicTridiagonal<Pr
     bool finite = true;
     problem.template residual_sweep<T>(
         x, [&](int i, const T* row) { finite = finite && store_residual_row(system, i, row); });
+    return finite;
+}
+
+// Every block row of a problem with a linearise sweep (HasLineariseSweep): the residual into
+// the system's right-hand side and the Jacobian blocks into its workspace, as residual_row<true>
+// puts them row by row; false when a residual value is not finite.
+template <class Problem, class Real>
+bool linearise_sweep_into(const Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
+                          StridedReals<Real> x) {
+    bool finite = true;
+    problem.linearise_sweep(x, RowSinks<Problem::block_size, Real>{system},
+                            [&](int i, const Real* row) { finite = finite && store_residual_row(system, i, row); });
     return finite;
 }
 
@@ -698,7 +727,13 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
         } else if constexpr (detail::HasPrepare<Problem, Real>) {
             problem.prepare(x);
         }
-        bool swept = false;  // the residual without a Jacobian in one sweep (HasResidualSweep)
+        bool swept = false;  // every row in one sweep (HasResidualSweep, HasLineariseSweep)
+        if constexpr (detail::SweepsJacobianRows<Problem, Real>) {
+            if (fresh) {
+                if (!detail::linearise_sweep_into(problem, system, x)) return {SolveStatus::non_finite, it};
+                swept = true;
+            }
+        }
         if constexpr (detail::SweepsResidualRows<Problem, Real>) {
             if (!fresh) {
                 const bool finite =

@@ -146,29 +146,52 @@ struct DrgStage {
     void residual_sweep(StridedReals<Real> x, const Emit& emit) const
         requires(centre == Centre::symmetric && requires { typename Gradient::template Path<T>; }) {
         using Path = typename Gradient::template Path<T>;
-        const int d = u.d;
-        // The paths of the spins the last rows read. A row reads three, so one of the four slots
-        // is always free for the next spin; the paths of spins 0 and d - 1, read again by the
-        // last row, are formed twice.
-        Path kept[4];
-        const auto path_of = [&](int spin, int il, int i, int ir) -> const Path& {
-            for (const Path& p : kept)
-                if (p.spin == spin) return p;
-            Path* slot = kept;
-            while (slot->spin == il || slot->spin == i || slot->spin == ir) ++slot;
-            const Vec3<T> v{T(x[3 * spin]), T(x[3 * spin + 1]), T(x[3 * spin + 2])};
-            Gradient::template trace<Real>(*slot, spin, u.get(spin), v);
-            return *slot;
-        };
-        for (int i = 0; i < d; ++i) {
-            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
-            const Path& left = path_of(il, il, i, ir);
-            const Path& own = path_of(i, il, i, ir);
-            const Path& right = path_of(ir, il, i, ir);
-            T out[3];
-            residual_from(u.get(i), own.v, own.c, gradient.template path_sum<Real>(system, left, own, right), out);
-            emit(i, static_cast<const T*>(out));
-        }
+        sweep_rows<Path>(
+            [&](Path& path, int spin) {
+                const Vec3<T> v{T(x[3 * spin]), T(x[3 * spin + 1]), T(x[3 * spin + 2])};
+                Gradient::template trace<Real>(path, spin, u.get(spin), v);
+            },
+            [&](int i, int, int, const Path& left, const Path& own, const Path& right) {
+                T out[3];
+                residual_from(u.get(i), own.v, own.c, gradient.template path_sum<Real>(system, left, own, right), out);
+                emit(i, static_cast<const T*>(out));
+            });
+    }
+
+    // Every block row of the Newton system in one sweep (host, chains: the top's one row has
+    // nothing to share; AVF and the Gonzalez midpoint with analytic Jacobians): the residual into
+    // emit(i, row) and the three Jacobian blocks into sink_for(i), as linearise_into gives them.
+    // What the gradient's linearise reads of each spin, its Gradient::LinearisePath (the
+    // symmetric centre and dc/dv; for AVF also the path's dp/dv and its unit points and their
+    // Jacobians at the nodes), is traced once for the three rows that read it, where
+    // linearise_into traces the neighbours' again in every row. The arithmetic is
+    // linearise_into's, so rows and blocks are its own bit for bit
+    // (tests/spin/test_residual_sweep.cpp). The host's simplified Newton builds every fresh
+    // Jacobian this way (local_newton.hpp, HasLineariseSweep).
+    template <class SinkFor, class Emit>
+    void linearise_sweep(StridedReals<Real> x, const SinkFor& sink_for, const Emit& emit) const
+        requires(centre == Centre::symmetric && jacobian == DrgJacobian::analytic && System::is_chain &&
+                 HasGradientJacobian<System, Real> &&
+                 requires { typename Gradient::template LinearisePath<System, Real>; }) {
+        using M3 = Mat3<Real>;
+        using Path = typename Gradient::template LinearisePath<System, Real>;
+        const auto v_of = [&](int spin) { return Vec3<Real>{x[3 * spin], x[3 * spin + 1], x[3 * spin + 2]}; };
+        sweep_rows<Path>(
+            [&](Path& path, int spin) {
+                const Vec3<Real> us = u.get(spin), vs = v_of(spin);
+                Gradient::trace_linearise(path, spin, symmetric_centre(us, vs), normalise_jacobian(us + vs), us, vs);
+            },
+            [&](int i, int il, int ir, const Path& left, const Path& own, const Path& right) {
+                const Neighbourhood<Real, Real> n{i, u.d, u.get(il), u.get(i), u.get(ir), v_of(il), v_of(i), v_of(ir)};
+                NeighbourJacobian<Real> dg;
+                const Vec3<Real> g = gradient.path_linearise(system, left, own, right, dg);
+                Real out[3];
+                stage_blocks_into(
+                    n, own.centre(), g, [&](int side) -> const M3& { return side < 0 ? dg.left : dg.right; },
+                    [&]() -> const M3& { return dg.self; }, [&]() -> const M3& { return own.centre_jacobian(); }, out,
+                    sink_for(i));
+                emit(i, static_cast<const Real*>(out));
+            });
     }
 
     // The residual of spin i's row from its u_i and v_i, its centre c and its gradient g:
@@ -334,6 +357,30 @@ private:
                                       Vec3<T>{left[0], left[1], left[2]},
                                       Vec3<T>{self[0], self[1], self[2]},
                                       Vec3<T>{right[0], right[1], right[2]}};
+    }
+
+    // Rows 0 to d - 1 in order into row(i, i - 1, i + 1, left, own, right) with the paths of
+    // spins i - 1, i and i + 1 (periodic), each formed by trace(path, spin) once while rows read
+    // it (the sweeps above). A row reads three, so one of the four slots is always free for the
+    // next spin; the paths of spins 0 and d - 1, read again by the last row, are formed twice.
+    template <class Path, class Trace, class Row>
+    void sweep_rows(const Trace& trace, const Row& row) const {
+        Path kept[4];
+        const auto path_of = [&](int spin, int il, int i, int ir) -> const Path& {
+            for (const Path& p : kept)
+                if (p.spin == spin) return p;
+            Path* slot = kept;
+            while (slot->spin == il || slot->spin == i || slot->spin == ir) ++slot;
+            trace(*slot, spin);
+            return *slot;
+        };
+        for (int i = 0; i < u.d; ++i) {
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const Path& left = path_of(il, il, i, ir);
+            const Path& own = path_of(i, il, i, ir);
+            const Path& right = path_of(ir, il, i, ir);
+            row(i, il, ir, left, own, right);
+        }
     }
 
     // The stage map's residual block into out, then its Jacobian blocks from g and its derivatives

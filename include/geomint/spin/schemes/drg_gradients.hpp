@@ -34,12 +34,35 @@ GEOMINT_HD Real small_increment() {
     return std::cbrt(std::numeric_limits<Real>::epsilon());
 }
 
+// A gradient's linearise (g and dg/dv, dc = dc/dv_i) from its parts for the linearise sweep
+// (DrgStage::linearise_sweep): Gradient::LinearisePath, what linearise reads of one spin, traced
+// for spin i (centre c) and, on chains, its neighbours (their symmetric centres), then summed by
+// path_linearise (the top's gradient reads its one spin three times). The sweep traces each
+// spin's once for three rows; this traces all three for one, with the same arithmetic.
+template <class Gradient, class System, class Real>
+GEOMINT_HD Vec3<Real> linearise_by_paths(const Gradient& gradient, const System& system,
+                                         const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+                                         NeighbourJacobian<Real>& dg) {
+    using Path = typename Gradient::template LinearisePath<System, Real>;
+    Path own;
+    Gradient::trace_linearise(own, n.i, c, dc, n.u, n.v);
+    if constexpr (System::is_chain) {
+        Path left, right;
+        Gradient::trace_linearise(left, -1, symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
+        Gradient::trace_linearise(right, -1, symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
+        return gradient.path_linearise(system, left, own, right, dg);
+    } else {
+        return gradient.path_linearise(system, own, own, own, dg);
+    }
+}
+
 // The AVF path of one spin for the analytic Jacobian: p(xi) = c + (1 - xi) phi_c^{-1}(u) +
 // xi phi_c^{-1}(v), and dp/dv for a centre c(v) with dc/dv = dc (zero for c = u).
 template <class Real>
 struct PathJacobian {
     Vec3<Real> c, xu, xv;
     Mat3<Real> dc, dxu, dxv;
+    PathJacobian() = default;  // a sweep's empty slot (DrgStage::linearise_sweep)
     GEOMINT_HD PathJacobian(const Vec3<Real>& centre, const Mat3<Real>& centre_jacobian, const Vec3<Real>& u,
                             const Vec3<Real>& v)
         : c(centre),
@@ -60,6 +83,7 @@ struct UnitJacobian {
     Real inv;
     Vec3<Real> y;
     Mat3<Real> n;
+    UnitJacobian() = default;  // a sweep's empty slot (DrgStage::linearise_sweep)
     GEOMINT_HD explicit UnitJacobian(const Vec3<Real>& p)
         : inv(Real(1) / norm(p)), y(inv * p), n(Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y)) {}
 };
@@ -81,13 +105,20 @@ struct AvfPaths {
 
     template <class System>
     GEOMINT_HD Vec3<Real> node(const System& system, Real xi, NeighbourJacobian<Real>& k) const {
-        using M3 = Mat3<Real>;
         const UnitJacobian<Real> y(own.point(xi));
-        UnitJacobian<Real> yl = y, yr = y;
-        if constexpr (System::is_chain) {
-            yl = UnitJacobian<Real>(left.point(xi));
-            yr = UnitJacobian<Real>(right.point(xi));
-        }
+        if constexpr (System::is_chain)
+            return node_blocks(system, UnitJacobian<Real>(left.point(xi)), y, UnitJacobian<Real>(right.point(xi)), k);
+        else
+            return node_blocks(system, y, y, y, k);
+    }
+
+    // node()'s algebra from the unit points of the three paths at one node (the top's gradient
+    // reads its one spin three times: yl = y = yr), shared with the linearise sweep.
+    template <class System>
+    GEOMINT_HD static Vec3<Real> node_blocks(const System& system, const UnitJacobian<Real>& yl,
+                                             const UnitJacobian<Real>& y, const UnitJacobian<Real>& yr,
+                                             NeighbourJacobian<Real>& k) {
+        using M3 = Mat3<Real>;
         const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
         const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
         // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
@@ -222,6 +253,9 @@ struct BasicAvfGradient {
     // tangent_retract is f(p, a) = N a, so df = (df/dp) dp + N H dy, and dp/dv_i =
     // dc + (1 - xi) dxu + xi dxv with x = phi_c^{-1} differentiated in c and in v. The
     // neighbours enter only through their own y (and the top's three gradient arguments are y).
+    // The three paths are traced here (trace_linearise) and summed by path_linearise; the
+    // host's linearise sweep (DrgStage::linearise_sweep) traces each spin's once for the three
+    // rows that read it, with the same arithmetic, so its rows are these bit for bit.
     // Host code: the GPU runs the quasi-Newton of DrgJacobian::midpoint_hessian (drg.hpp).
     template <class System, class Real>
     requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
@@ -229,9 +263,47 @@ struct BasicAvfGradient {
                                                                                const Vec3<Real>& c,
                                                                                const Mat3<Real>& dc,
                                                                                NeighbourJacobian<Real>& dg)
-    const {
+    const { return linearise_by_paths(*this, system, n, c, dc, dg); }
+
+    // What linearise reads of one spin's path, as trace_linearise forms it: the centre c, with dc
+    // = dc/dv, and the path's dp/dv; at the residual's 8 nodes y = p/|p| and 1/|p| (unless the
+    // Jacobian's nodes are the residual's, exact_for); at the Jacobian's nodes y and N = dy/dp.
+    template <class System, class Real>
+    struct LinearisePath {
+        static constexpr bool exact = exact_for<System>();
+        static constexpr int residual_nodes = exact ? 0 : GaussLegendre<8>::size;
+        static constexpr int jacobian_nodes = exact ? GaussLegendre<8>::size : JacobianRule::size;
+        int spin = -1;
+        PathJacobian<Real> path;
+        Vec3<Real> y[residual_nodes > 0 ? residual_nodes : 1];
+        Real inv[residual_nodes > 0 ? residual_nodes : 1];
+        UnitJacobian<Real> unit[jacobian_nodes];
+        GEOMINT_HD const Vec3<Real>& centre() const { return path.c; }
+        GEOMINT_HD const Mat3<Real>& centre_jacobian() const { return path.dc; }
+    };
+    template <class System, class Real>
+    GEOMINT_HD static void trace_linearise(LinearisePath<System, Real>& out, int spin, const Vec3<Real>& c,
+                                           const Mat3<Real>& dc, const Vec3<Real>& u, const Vec3<Real>& v) {
+        using Path = LinearisePath<System, Real>;
+        using Rule = std::conditional_t<Path::exact, GaussLegendre<8>, JacobianRule>;
+        out.spin = spin;
+        out.path = PathJacobian<Real>(c, dc, u, v);
+        for (int q = 0; q < Path::residual_nodes; ++q) {
+            const Vec3<Real> p = out.path.point(Real(GaussLegendre<8>::node(q)));
+            out.inv[q] = Real(1) / norm(p);
+            out.y[q] = out.inv[q] * p;
+        }
+        for (int q = 0; q < Path::jacobian_nodes; ++q)
+            out.unit[q] = UnitJacobian<Real>(out.path.point(Real(Rule::node(q))));
+    }
+
+    // linearise's sums from the three paths (the top passes its own three times).
+    template <class System, class Real>
+    GEOMINT_HD Vec3<Real> path_linearise(const System& system, const LinearisePath<System, Real>& left,
+                                         const LinearisePath<System, Real>& own,
+                                         const LinearisePath<System, Real>& right, NeighbourJacobian<Real>& dg) const {
         using M3 = Mat3<Real>;
-        const AvfPaths<Real> paths(system, n, c, dc);
+        using Path = LinearisePath<System, Real>;
         // dp/dv = P0 + xi P1 is affine in xi, so sum_q w_q K_q dp_q/dv = K0 P0 + K1 P1 with
         // K0 = sum w_q K_q, K1 = sum w_q xi_q K_q: one matrix product per block after the loop
         // instead of one per node.
@@ -247,44 +319,37 @@ struct BasicAvfGradient {
             }
         };
         Vec3<Real> g{Real(0), Real(0), Real(0)};
-        using Rule = GaussLegendre<8>;
-        if constexpr (exact_for<System>()) {
-            // The residual's nodes are the Jacobian's: g is the sum of node()'s f.
+        if constexpr (Path::exact) {
+            // The residual's nodes are the Jacobian's: g is the sum of the nodes' f.
+            using Rule = GaussLegendre<8>;
             for (int q = 0; q < Rule::size; ++q) {
                 const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
                 NeighbourJacobian<Real> k;
-                g += w * paths.node(system, xi, k);
+                g += w * AvfPaths<Real>::node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
                 add_node(w, xi, k);
             }
         } else {
             // g is the residual's 8-node sum (operator() on the paths already formed: f = N a =
-            // (a - y (y.a))/|p|); the same node algebra (AvfPaths::node) on JacobianRule's nodes
-            // gives the derivatives.
+            // (a - y (y.a))/|p|); the same node algebra (AvfPaths::node_blocks) on JacobianRule's
+            // nodes gives the derivatives.
+            using Rule = GaussLegendre<8>;
             for (int q = 0; q < Rule::size; ++q) {
-                const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
-                const Vec3<Real> p = paths.own.point(xi);
-                const Real inv = Real(1) / norm(p);
-                const Vec3<Real> y = inv * p;
-                Vec3<Real> yl = y, yr = y;
-                if constexpr (System::is_chain) {
-                    const Vec3<Real> pl = paths.left.point(xi), pr = paths.right.point(xi);
-                    yl = (Real(1) / norm(pl)) * pl;
-                    yr = (Real(1) / norm(pr)) * pr;
-                }
-                const Vec3<Real> a = system.gradient(yl, y, yr);
-                g += (w * inv) * (a - y * dot(y, a));
+                const Real w = Real(Rule::weight(q));
+                const Vec3<Real>& y = own.y[q];
+                const Vec3<Real> a = system.gradient(left.y[q], y, right.y[q]);
+                g += (w * own.inv[q]) * (a - y * dot(y, a));
             }
             for (int q = 0; q < JacobianRule::size; ++q) {
                 const Real xi = Real(JacobianRule::node(q)), w = Real(JacobianRule::weight(q));
                 NeighbourJacobian<Real> k;
-                paths.node(system, xi, k);
+                AvfPaths<Real>::node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
                 add_node(w, xi, k);
             }
         }
-        dg.self = s0 * paths.own.constant() + s1 * paths.own.slope();
+        dg.self = s0 * own.path.constant() + s1 * own.path.slope();
         if constexpr (System::is_chain) {
-            dg.left = l0 * paths.left.constant() + l1 * paths.left.slope();
-            dg.right = r0 * paths.right.constant() + r1 * paths.right.slope();
+            dg.left = l0 * left.path.constant() + l1 * left.path.slope();
+            dg.right = r0 * right.path.constant() + r1 * right.path.slope();
         } else {
             dg.left = dg.right = M3::zero();
         }
@@ -329,30 +394,56 @@ struct MidpointGradient {
     // g and its total derivatives (see AvfGradient::linearise); lambda is a constant here, as in
     // the dual-number residual. d(P_c grad) = P_c dgrad - ((c.grad) I + c grad^T) dc and
     // d eta/dv = d phi_c^{-1}(v)/dv + (d phi_c^{-1}(v)/dc - d phi_c^{-1}(u)/dc) dc.
+    // The spins' centres are traced here (trace_linearise) and summed by path_linearise, as the
+    // host's linearise sweep (DrgStage::linearise_sweep) does once per spin for three rows.
     template <class System>
     requires HasGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(const System& system,
                                                                                const Neighbourhood<Real, Real>& n,
                                                                                const Vec3<Real>& c,
                                                                                const Mat3<Real>& dc,
                                                                                NeighbourJacobian<Real>& dg)
-    const {
+    const { return linearise_by_paths(*this, system, n, c, dc, dg); }
+
+    // What linearise reads of one spin (trace_linearise copies it in): u, v, the centre c, dc/dv.
+    template <class System, class R>
+    struct LinearisePath {
+        int spin = -1;
+        Vec3<R> u, v, c;
+        Mat3<R> dc;
+        GEOMINT_HD const Vec3<R>& centre() const { return c; }
+        GEOMINT_HD const Mat3<R>& centre_jacobian() const { return dc; }
+    };
+    template <class System>
+    GEOMINT_HD static void trace_linearise(LinearisePath<System, Real>& out, int spin, const Vec3<Real>& c,
+                                           const Mat3<Real>& dc, const Vec3<Real>& u, const Vec3<Real>& v) {
+        out.spin = spin;
+        out.u = u;
+        out.v = v;
+        out.c = c;
+        out.dc = dc;
+    }
+
+    // linearise's terms from the three spins' centres (the top passes its own three times).
+    template <class System>
+    GEOMINT_HD Vec3<Real> path_linearise(const System& system, const LinearisePath<System, Real>& left,
+                                         const LinearisePath<System, Real>& own,
+                                         const LinearisePath<System, Real>& right, NeighbourJacobian<Real>& dg) const {
         using M3 = Mat3<Real>;
-        Vec3<Real> cl = c, cr = c;
-        if constexpr (System::is_chain) {
-            cl = symmetric_centre(n.ul, n.vl);
-            cr = symmetric_centre(n.ur, n.vr);
-        }
+        const Vec3<Real>& c = own.c;
+        const Mat3<Real>& dc = own.dc;
+        const Vec3<Real> cl = System::is_chain ? left.c : c, cr = System::is_chain ? right.c : c;
         const Vec3<Real> grad = system.gradient(cl, c, cr);
         const NeighbourJacobian<Real> hess = system.gradient_jacobian(cl, c, cr);
-        const Vec3<Real> eta = inverse_retract(c, n.v) - inverse_retract(c, n.u);
+        const Vec3<Real> eta = inverse_retract(c, own.v) - inverse_retract(c, own.u);
         const Real cg = dot(c, grad);
         const M3 projector = M3::identity() - M3::outer(c, c);
-        const M3 deta = inverse_retract_du(c, n.v) + (inverse_retract_dc(c, n.v) - inverse_retract_dc(c, n.u)) * dc;
+        const M3 deta =
+            inverse_retract_du(c, own.v) + (inverse_retract_dc(c, own.v) - inverse_retract_dc(c, own.u)) * dc;
         const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
         dg.self = (projector * h_self - M3::identity(cg) - M3::outer(c, grad)) * dc + lambda * deta;
         if constexpr (System::is_chain) {
-            dg.left = projector * hess.left * normalise_jacobian(n.ul + n.vl);
-            dg.right = projector * hess.right * normalise_jacobian(n.ur + n.vr);
+            dg.left = projector * hess.left * left.dc;
+            dg.right = projector * hess.right * right.dc;
         } else {
             dg.left = dg.right = M3::zero();
         }
