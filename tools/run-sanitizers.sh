@@ -37,8 +37,11 @@ built=$SECONDS
 
 # Not run here: layering and formatting (scripts that run the plain compilers). The recorded CLI
 # outputs (cli_outputs_match_recorded) are run and must match byte for byte under clang++ too.
+# The JUnit file keeps each test's output for tools/run-tests.sh's closing report of failures.
 status=0
-ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^(layering|formatting)$' || status=$?
+rm -f "$build/ctest-junit.xml"
+ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^(layering|formatting)$' \
+  --output-junit "$(realpath "$build")/ctest-junit.xml" || status=$?
 tested=$SECONDS
 echo "run-sanitizers: build $built s, CTest $((tested - built)) s"
 

@@ -23,10 +23,15 @@ stages=(ctest)
 # Every stage runs even when an earlier one fails, so that one run reports all of them.
 failed=()
 summary=()
+junit="$PWD/build/ctest-junit.xml"
 for stage in "${stages[@]}"; do
   start=$(date +%s)
   case "$stage" in
-    ctest) command=(ctest --test-dir build --output-on-failure -j "$(nproc)") ;;
+    ctest)
+      # The JUnit file keeps each test's output, so the failures can be repeated at the end.
+      rm -f "$junit"
+      command=(ctest --test-dir build --output-on-failure -j "$(nproc)" --output-junit "$junit")
+      ;;
     sanitizers) command=(bash tools/run-sanitizers.sh) ;;
     fuzz) command=(bash tools/run-fuzz.sh) ;;
   esac
@@ -35,6 +40,18 @@ for stage in "${stages[@]}"; do
   summary+=("$stage $result in $(($(date +%s) - start)) s")
 done
 
+# CI shows a log's last lines only: the failed tests of the CTest and sanitizer stages, with their
+# last output lines, and then one line of names per stage, down here too.
+junits=()
+for stage in "${failed[@]}"; do
+  case "$stage" in
+    ctest) junits+=("$junit") ;;
+    sanitizers) junits+=("$(realpath -m "${GEOMINT_ASAN_BUILD:-build-asan}")/ctest-junit.xml") ;;
+  esac
+done
+# A report that cannot be made (|| true) must not keep the summary below from being printed.
+for file in "${junits[@]}"; do /usr/bin/python3 tools/ctest_failures.py "$file" --details-only || true; done
+for file in "${junits[@]}"; do echo "run-tests: in $file: $(/usr/bin/python3 tools/ctest_failures.py "$file" --names-only)"; done
 for line in "${summary[@]}"; do echo "run-tests: $line"; done
 [ "$mode" = full ] || echo "run-tests: GEOMINT_TESTS=quick: sanitizer and fuzz stages skipped"
 if [ ${#failed[@]} -gt 0 ]; then
