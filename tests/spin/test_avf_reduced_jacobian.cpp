@@ -47,7 +47,41 @@ double& entry(Blocks& b, int block, int r, int c) {
     return (block == 0 ? b.left : block == 1 ? b.self : b.right).m[r][c];
 }
 
-// For one entry of the integrand F(xi) of dg/dv (AvfPaths::jacobian_integrand): the largest
+// The integrand F(xi) of AVF's dg/dv at any xi, the function the Gauss rules integrate: the three
+// paths spin i's gradient reads (its own with centre c and dc/dv, on chains its neighbours' about
+// their symmetric centres), each with dp/dv = constant() + xi slope(), and the node blocks K of
+// gs::avf_node_blocks, so F = K dp/dv per block.
+struct AvfIntegrand {
+    gs::PathJacobian<double> own, left, right;
+    template <class System>
+    AvfIntegrand(const System&, const gs::Neighbourhood<double, double>& n, const V& c, const M& dc)
+        : own(c, dc, n.u, n.v), left(own), right(own) {
+        if constexpr (System::is_chain) {
+            left = gs::PathJacobian<double>(gs::symmetric_centre(n.ul, n.vl), gs::normalise_jacobian(n.ul + n.vl), n.ul,
+                                            n.vl);
+            right = gs::PathJacobian<double>(gs::symmetric_centre(n.ur, n.vr), gs::normalise_jacobian(n.ur + n.vr),
+                                             n.ur, n.vr);
+        }
+    }
+    template <class System>
+    gs::NeighbourJacobian<double> operator()(const System& system, double xi) const {
+        gs::NeighbourJacobian<double> k{M::zero(), M::zero(), M::zero()};
+        const gs::UnitJacobian<double> y(own.point(xi));
+        if constexpr (System::is_chain)
+            gs::avf_node_blocks(system, gs::UnitJacobian<double>(left.point(xi)), y,
+                                gs::UnitJacobian<double>(right.point(xi)), k);
+        else
+            gs::avf_node_blocks(system, y, y, y, k);
+        gs::NeighbourJacobian<double> out{M::zero(), k.self * (own.constant() + xi * own.slope()), M::zero()};
+        if constexpr (System::is_chain) {
+            out.left = k.left * (left.constant() + xi * left.slope());
+            out.right = k.right * (right.constant() + xi * right.slope());
+        }
+        return out;
+    }
+};
+
+// For one entry of the integrand F(xi) of dg/dv (AvfIntegrand): the largest
 // |F^{(n)}| over windows of n + 1 points spaced s = 1/16 that cover [0, 1]. By the mean value
 // theorem for divided differences each window's n! F[x_0..x_n] is F^{(n)} at a point of that
 // window (up to rounding, eps |F| 2^n / s^n, which adds to the bound).
@@ -55,14 +89,14 @@ struct DerivativeEstimate {
     double max_abs = 0, rounding = 0;
 };
 template <class System>
-DerivativeEstimate derivative_estimate(const gs::AvfPaths<double>& paths, const System& system, int block, int r, int c,
+DerivativeEstimate derivative_estimate(const AvfIntegrand& integrand, const System& system, int block, int r, int c,
                                        int n) {
     constexpr double s = 1.0 / 16;
     const int windows = 16 - n + 1;  // starts 0, s, ..., 1 - n s
     std::vector<double> f(17);
     double largest = 0;
     for (int j = 0; j <= 16; ++j) {
-        Blocks b = paths.jacobian_integrand(system, j * s);
+        Blocks b = integrand(system, j * s);
         f[j] = entry(b, block, r, c);
         largest = std::fmax(largest, std::fabs(f[j]));
     }
@@ -87,13 +121,13 @@ DerivativeEstimate derivative_estimate(const gs::AvfPaths<double>& paths, const 
 // is smaller by another factor O(W |eta|) and left out). Rounding: each rule sums at most 8 node
 // terms, each a 3-term product of O(|F|) entries (11 roundings), in both rules.
 template <class System>
-double entry_bound(const gs::AvfPaths<double>& paths, const System& system, int block, int r, int c, int k) {
+double entry_bound(const AvfIntegrand& integrand, const System& system, int block, int r, int c, int k) {
     const double window = 2.0 * k / 16;
-    const DerivativeEstimate d2k = derivative_estimate(paths, system, block, r, c, 2 * k);
-    const DerivativeEstimate d2k1 = derivative_estimate(paths, system, block, r, c, 2 * k + 1);
+    const DerivativeEstimate d2k = derivative_estimate(integrand, system, block, r, c, 2 * k);
+    const DerivativeEstimate d2k1 = derivative_estimate(integrand, system, block, r, c, 2 * k + 1);
     double largest = 0;
     for (int j = 0; j <= 16; ++j) {
-        Blocks b = paths.jacobian_integrand(system, j / 16.0);
+        Blocks b = integrand(system, j / 16.0);
         for (int bl = 0; bl < 3; ++bl)
             for (int rr = 0; rr < 3; ++rr)
                 for (int cc = 0; cc < 3; ++cc) largest = std::fmax(largest, std::fabs(entry(b, bl, rr, cc)));
@@ -125,12 +159,12 @@ double worst_ratio(const System& system, int d, int k, std::uint64_t seed) {
             Blocks exact, reduced;
             gs::ExactAvfGradient{}.linearise(system, n, c, dc, exact);
             gs::BasicAvfGradient<Rule>{}.linearise(system, n, c, dc, reduced);
-            const gs::AvfPaths<double> paths(system, n, c, dc);
+            const AvfIntegrand integrand(system, n, c, dc);
             for (int block = System::is_chain ? 0 : 1; block < (System::is_chain ? 3 : 2); ++block)
                 for (int r = 0; r < 3; ++r)
                     for (int col = 0; col < 3; ++col) {
                         const double diff = std::fabs(entry(exact, block, r, col) - entry(reduced, block, r, col));
-                        worst = std::fmax(worst, diff / entry_bound(paths, system, block, r, col, k));
+                        worst = std::fmax(worst, diff / entry_bound(integrand, system, block, r, col, k));
                     }
         }
     }

@@ -88,65 +88,27 @@ struct UnitJacobian {
         : inv(Real(1) / norm(p)), y(inv * p), n(Mat3<Real>::identity(inv) - Mat3<Real>::outer(inv * y, y)) {}
 };
 
-// The three AVF paths that spin i's gradient reads (its own and, on chains, its neighbours'),
-// each with dp/dv, and the node blocks of linearise: at xi, with y = p/|p|, N = dy/dp and
-// a = grad H(y), f = N a and K = df/dp (own block) and N H_{l,r} N_{l,r} (neighbour blocks).
-template <class Real>
-struct AvfPaths {
-    PathJacobian<Real> own, left, right;
-    template <class System>
-    GEOMINT_HD AvfPaths(const System&, const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc)
-        : own(c, dc, n.u, n.v), left(own), right(own) {
-        if constexpr (System::is_chain) {
-            left = PathJacobian<Real>(symmetric_centre(n.ul, n.vl), normalise_jacobian(n.ul + n.vl), n.ul, n.vl);
-            right = PathJacobian<Real>(symmetric_centre(n.ur, n.vr), normalise_jacobian(n.ur + n.vr), n.ur, n.vr);
-        }
+// The node blocks of AVF's linearise at one node, from the unit points of the three paths that
+// spin i's gradient reads (its own and, on chains, its neighbours'; the top's gradient reads its
+// one spin three times: yl = y = yr): with y = p/|p|, N = dy/dp and a = grad H(y), f = N a
+// (returned), K = df/dp + N H N (own block) and N H_{l,r} N_{l,r} (neighbour blocks) into k.
+template <class System, class Real>
+GEOMINT_HD Vec3<Real> avf_node_blocks(const System& system, const UnitJacobian<Real>& yl, const UnitJacobian<Real>& y,
+                                      const UnitJacobian<Real>& yr, NeighbourJacobian<Real>& k) {
+    using M3 = Mat3<Real>;
+    const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
+    const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
+    // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
+    const Vec3<Real> f = y.n * a;
+    const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
+    const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
+    k.self = dfdp + y.n * (h_self * y.n);
+    if constexpr (System::is_chain) {
+        k.left = y.n * (hess.left * yl.n);
+        k.right = y.n * (hess.right * yr.n);
     }
-
-    template <class System>
-    GEOMINT_HD Vec3<Real> node(const System& system, Real xi, NeighbourJacobian<Real>& k) const {
-        const UnitJacobian<Real> y(own.point(xi));
-        if constexpr (System::is_chain)
-            return node_blocks(system, UnitJacobian<Real>(left.point(xi)), y, UnitJacobian<Real>(right.point(xi)), k);
-        else
-            return node_blocks(system, y, y, y, k);
-    }
-
-    // node()'s algebra from the unit points of the three paths at one node (the top's gradient
-    // reads its one spin three times: yl = y = yr), shared with the linearise sweep.
-    template <class System>
-    GEOMINT_HD static Vec3<Real> node_blocks(const System& system, const UnitJacobian<Real>& yl,
-                                             const UnitJacobian<Real>& y, const UnitJacobian<Real>& yr,
-                                             NeighbourJacobian<Real>& k) {
-        using M3 = Mat3<Real>;
-        const Vec3<Real> a = system.gradient(yl.y, y.y, yr.y);
-        const NeighbourJacobian<Real> hess = system.gradient_jacobian(yl.y, y.y, yr.y);
-        // f = N a; df/dp = -((y.a) N + y (a^T N) + f y^T)/|p|, then + N H N for a(y(p)).
-        const Vec3<Real> f = y.n * a;
-        const M3 dfdp = Real(-y.inv) * (dot(y.y, a) * y.n + M3::outer(y.y, row_times(a, y.n)) + M3::outer(f, y.y));
-        const M3 h_self = System::is_chain ? hess.self : hess.left + hess.self + hess.right;
-        k.self = dfdp + y.n * (h_self * y.n);
-        if constexpr (System::is_chain) {
-            k.left = y.n * (hess.left * yl.n);
-            k.right = y.n * (hess.right * yr.n);
-        }
-        return f;
-    }
-
-    // The integrand of dg/dv at xi: K (dp/dv) per block, dp/dv = constant() + xi slope().
-    template <class System>
-    GEOMINT_HD NeighbourJacobian<Real> jacobian_integrand(const System& system, Real xi) const {
-        NeighbourJacobian<Real> k{Mat3<Real>::zero(), Mat3<Real>::zero(), Mat3<Real>::zero()};
-        node(system, xi, k);
-        NeighbourJacobian<Real> out{Mat3<Real>::zero(), k.self * (own.constant() + xi * own.slope()),
-                                    Mat3<Real>::zero()};
-        if constexpr (System::is_chain) {
-            out.left = k.left * (left.constant() + xi * left.slope());
-            out.right = k.right * (right.constant() + xi * right.slope());
-        }
-        return out;
-    }
-};
+    return f;
+}
 
 // AVF DRG (math §2.2): g_i = int_0^1 (T_{gam_i} phi_{c_i})^T dH/ds_i(phi_c(gam(xi))) dxi with
 // 8-point Gauss-Legendre (enough for round-off energy error, math §2.2). Symmetric centres.
@@ -325,12 +287,12 @@ struct BasicAvfGradient {
             for (int q = 0; q < Rule::size; ++q) {
                 const Real xi = Real(Rule::node(q)), w = Real(Rule::weight(q));
                 NeighbourJacobian<Real> k;
-                g += w * AvfPaths<Real>::node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
+                g += w * avf_node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
                 add_node(w, xi, k);
             }
         } else {
             // g is the residual's 8-node sum (operator() on the paths already formed: f = N a =
-            // (a - y (y.a))/|p|); the same node algebra (AvfPaths::node_blocks) on JacobianRule's
+            // (a - y (y.a))/|p|); the same node algebra (avf_node_blocks) on JacobianRule's
             // nodes gives the derivatives.
             using Rule = GaussLegendre<8>;
             for (int q = 0; q < Rule::size; ++q) {
@@ -342,7 +304,7 @@ struct BasicAvfGradient {
             for (int q = 0; q < JacobianRule::size; ++q) {
                 const Real xi = Real(JacobianRule::node(q)), w = Real(JacobianRule::weight(q));
                 NeighbourJacobian<Real> k;
-                AvfPaths<Real>::node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
+                avf_node_blocks(system, left.unit[q], own.unit[q], right.unit[q], k);
                 add_node(w, xi, k);
             }
         }
