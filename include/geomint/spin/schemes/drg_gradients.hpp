@@ -321,16 +321,68 @@ struct BasicAvfGradient {
 
 // The Jacobian quadrature exact to round-off, like the residual's: the test oracle's match.
 using ExactAvfGradient = BasicAvfGradient<GaussLegendre<8>>;
-// What the AVF scheme runs: on chains (host) the Newton Jacobian from 4 nodes, on the top and on
+// What the AVF scheme runs: on chains (host) the Newton Jacobian from 3 nodes, on the top and on
 // the device the exact 8. Measured (bench/RESULTS.md, "AVF's Newton Jacobian from fewer Gauss
-// nodes", one thread, same run): on chains of d = 16 and 128, 4 nodes took the same Newton
-// iterations per step as 8 at h = 0.05 and 0.2 and 12-15% less CPU time per step (3 nodes: the
-// top took more iterations at h = 0.2, 4.07 against 4.03 a step; 2 nodes: the chains did, 4.55
-// against 4 at d = 128, h = 0.05, and 6 against 5 at h = 0.2). On the top, 4 nodes saved nothing
-// (the separate 8-node residual loop costs what the 4 Jacobian nodes save; the chain's Jacobian
-// node has three Hessian blocks to carry, the top's one) and took one more iteration in 3200
-// steps at h = 0.2, so the top keeps 8.
-using AvfGradient = BasicAvfGradient<GaussLegendre<4>, false>;
+// nodes" and "AVF's chain Jacobian from 3 Gauss nodes", one thread, same run): on chains of
+// d = 16 and 128, 4 nodes took the same Newton iterations per step as 8 at h = 0.05 and 0.2 and
+// 12-15% less CPU time per step; 3 nodes the same iterations as 4 at h = 0.05 and 0.2 (one more
+// linear solve in 6755 at h = 0.2 on the anisotropic chain of 128 spins, fewer at h = 0.5) and
+// 3-4% less time again, 6% fewer instructions (2 nodes: the chains took more iterations, 4.55
+// against 4 at d = 128, h = 0.05, and 6 against 5 at h = 0.2). On the top, fewer nodes saved
+// nothing (the separate 8-node residual loop costs what the skipped Jacobian nodes save; the
+// chain's Jacobian node has three Hessian blocks to carry, the top's one), and 3 nodes took more
+// iterations there at h = 0.2 (4.07 against 4.03 a step), so the top keeps 8.
+using AvfGradient = BasicAvfGradient<GaussLegendre<3>, false>;
+
+// The symmetric centres c_k = (u_k + v_k)/|u_k + v_k| of spins i-1, i and i+1, with |u_k + v_k|,
+// for a loop over the rows i in turn (the Gonzalez midpoint's lambda sums on the host): moving
+// from row i to i + 1 forms one new centre and keeps two, where each row formed its three (a
+// square root and three divisions each: 1% of mp's instructions on chains, but slow ones; with
+// the window mp's chains ran 1.07-1.08x faster, bench/RESULTS.md, "... the Gonzalez midpoint's
+// lambda sums form each centre once"). The values are symmetric_centre's bit for bit. Without
+// neighbours (the top: chain false) all three are the own centre.
+template <class Acc, class Real, bool chain>
+class CentreWindow {
+public:
+    struct Slot {
+        Vec3<Acc> c;
+        Acc length;
+    };
+    GEOMINT_HD CentreWindow(StridedSpins<Real> u, StridedSpins<Real> v) : u_(u), v_(v) {}
+
+    GEOMINT_HD Slot slot_of(int k) const {
+        const Vec3<Acc> m = vec3_cast<Acc>(u_.get(k)) + vec3_cast<Acc>(v_.get(k));
+        const Acc length = norm(m);
+        return Slot{m / length, length};
+    }
+    // Rows may come in any order (a team's workers take partitions): a row that does not follow
+    // the last one forms all three.
+    GEOMINT_HD void move_to(int i) {
+        if constexpr (!chain) {
+            own_ = left_ = right_ = slot_of(i);
+            return;
+        }
+        const int il = u_.wrap(i - 1), ir = u_.wrap(i + 1);
+        if (i == next_ && ir != il && ir != i) {
+            left_ = own_;
+            own_ = right_;
+            right_ = slot_of(ir);
+        } else {
+            own_ = slot_of(i);
+            left_ = il == i ? own_ : slot_of(il);
+            right_ = ir == i ? own_ : (ir == il ? left_ : slot_of(ir));
+        }
+        next_ = i + 1;
+    }
+    GEOMINT_HD const Slot& own() const { return own_; }
+    GEOMINT_HD const Slot& left() const { return left_; }
+    GEOMINT_HD const Slot& right() const { return right_; }
+
+private:
+    StridedSpins<Real> u_, v_;
+    Slot left_{}, own_{}, right_{};
+    int next_ = -1;  // the row that moving on from the window held would reach
+};
 
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
 // lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
@@ -452,6 +504,9 @@ struct MidpointGradient {
         // The four sums (dh, radial, projected, eta2) are site sums: a parallel team splits them.
         Real sum[4] = {Real(0), Real(0), Real(0), Real(0)};
         const int d = u.d;
+#if !defined(__CUDA_ARCH__)
+        CentreWindow<Real, Real, System::is_chain> centres{u, v};
+#endif
         team_reduce(
             team, d, sum,
             [&](int i, Real(&acc)[4]) {
@@ -460,9 +515,17 @@ struct MidpointGradient {
                 const Vec3<Real> right = i < d - 1 ? u.get(ir) : v.get(ir);
                 acc[0] += dot(system.site_discrete_gradient(left, u.get(i), v.get(i), right), v.get(i) - u.get(i));
                 acc[1] += dot(v.get(i), system.gradient(v.get(il), v.get(i), v.get(ir))) * length_defect(v.get(i));
+#if defined(__CUDA_ARCH__)
+                // Each row forms its three centres: holding the window from row to row took mp's
+                // chain kernels up to 10 registers more (ptxas, sm_90).
                 const Vec3<Real> c = symmetric_centre(u.get(i), v.get(i));
                 const Vec3<Real> grad =
                     system.gradient(symmetric_centre(u.get(il), v.get(il)), c, symmetric_centre(u.get(ir), v.get(ir)));
+#else
+                centres.move_to(i);
+                const Vec3<Real> c = centres.own().c;
+                const Vec3<Real> grad = system.gradient(centres.left().c, c, centres.right().c);
+#endif
                 const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
                 acc[2] += dot(grad - c * dot(c, grad), eta);
                 acc[3] += dot(eta, eta);
@@ -483,6 +546,7 @@ struct MidpointGradient {
         const auto at = [](StridedSpins<Real> s, int k) { return vec3_cast<Acc>(s.get(k)); };
         Acc dh = Acc(0), radial = Acc(0), projected = Acc(0), eta2 = Acc(0);
         const int d = u.d;
+        CentreWindow<Acc, Real, System::is_chain> centres{u, v};
         for (int i = 0; i < d; ++i) {
             const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
             const Vec3<Acc> ui = at(u, i), vi = at(v, i);
@@ -492,9 +556,9 @@ struct MidpointGradient {
             // v.v - 1 plainly: in Acc its rounding is far below double's ulp, and length_defect's
             // std::fma on long double is glibc's software fmal, which doubled mp's step time.
             radial += dot(vi, system.gradient(at(v, il), vi, at(v, ir))) * (dot(vi, vi) - Acc(1));
-            const Vec3<Acc> c = symmetric_centre(ui, vi);
-            const Vec3<Acc> grad =
-                system.gradient(symmetric_centre(at(u, il), at(v, il)), c, symmetric_centre(at(u, ir), at(v, ir)));
+            centres.move_to(i);
+            const Vec3<Acc> c = centres.own().c;
+            const Vec3<Acc> grad = system.gradient(centres.left().c, c, centres.right().c);
             const Vec3<Acc> eta = inverse_retract(c, vi) - inverse_retract(c, ui);
             projected += dot(grad - c * dot(c, grad), eta);
             eta2 += dot(eta, eta);
@@ -527,12 +591,11 @@ struct MidpointGradient {
         for (int i = 0; i < d; ++i) grad.set(i, Vec3<Real>{Real(0), Real(0), Real(0)});
         const auto add = [&](int k, const Vec3<Real>& g) { grad.set(k, grad.get(k) + g); };
         // t^T dc/dv_k with dc/dv_k = (I - c c^T)/|u_k + v_k|, the symmetric centre's Jacobian.
-        const auto through_centre = [&](int k, const Vec3<Real>& t) {
-            const Vec3<Real> sum = u.get(k) + v.get(k);
-            const Real length = norm(sum);
-            const Vec3<Real> c = sum / length;
-            return (t - c * dot(t, c)) / length;
+        using Slot = typename CentreWindow<Real, Real, System::is_chain>::Slot;
+        const auto through_centre = [](const Slot& spin, const Vec3<Real>& t) {
+            return (t - spin.c * dot(t, spin.c)) / spin.length;
         };
+        CentreWindow<Real, Real, System::is_chain> centres{u, v};
         // A neighbour's block; the top's gradient reads one spin, passed three times (its blocks,
         // like the Hessian of linearise, are summed into the own one).
         const auto own_block = [](const NeighbourJacobian<Real>& j) {
@@ -561,8 +624,9 @@ struct MidpointGradient {
             // projected, grad H(c) . eta, with weight -1, and E = |eta|^2 with weight -lambda:
             // w^T d eta/dv_i for w = grad H(c) + 2 lambda eta, with d phi_c^{-1}(v)/dv =
             // (I - v c^T/(c.v))/(c.v) and d phi_c^{-1}(v)/dc = -I - v v^T/(c.v)^2 (mat3.hpp).
-            const Vec3<Real> cl = symmetric_centre(u.get(il), vl), cr = symmetric_centre(u.get(ir), vr);
-            const Vec3<Real> c = symmetric_centre(ui, vi);
+            centres.move_to(i);
+            const Vec3<Real> cl = centres.left().c, cr = centres.right().c;
+            const Vec3<Real> c = centres.own().c;
             const Vec3<Real> gc = system.gradient(cl, c, cr);
             const NeighbourJacobian<Real> hc = system.gradient_jacobian(cl, c, cr);
             const Real cv = Real(1) / dot(c, vi), cu = Real(1) / dot(c, ui);
@@ -571,10 +635,10 @@ struct MidpointGradient {
             const Vec3<Real> w = gc + (Real(2) * lambda) * eta;
             const Real wv = dot(w, vi) * cv * cv, wu = dot(w, ui) * cu * cu;
             own -= cv * w - wv * c;  // w^T d phi_c^{-1}(v)/dv
-            add(i, Real(-1) * through_centre(i, row_times(eta, own_block(hc)) - wv * vi + wu * ui));
+            add(i, Real(-1) * through_centre(centres.own(), row_times(eta, own_block(hc)) - wv * vi + wu * ui));
             if constexpr (System::is_chain) {
-                add(il, Real(-1) * through_centre(il, row_times(eta, hc.left)));
-                add(ir, Real(-1) * through_centre(ir, row_times(eta, hc.right)));
+                add(il, Real(-1) * through_centre(centres.left(), row_times(eta, hc.left)));
+                add(ir, Real(-1) * through_centre(centres.right(), row_times(eta, hc.right)));
             }
             add(i, own);
             per_spin(i, c, gc - c * dot(c, gc) + lambda * eta, eta);
