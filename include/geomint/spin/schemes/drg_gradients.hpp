@@ -356,22 +356,21 @@ public:
         return Slot{m / length, length};
     }
     // Rows may come in any order (a team's workers take partitions): a row that does not follow
-    // the last one forms all three.
+    // the last one forms all three. One that does has i - 1 and i held as the last row's own and
+    // right centres, whatever d (wrap() makes the same neighbours for d = 1 and 2).
     GEOMINT_HD void move_to(int i) {
         if constexpr (!chain) {
             own_ = left_ = right_ = slot_of(i);
             return;
         }
-        const int il = u_.wrap(i - 1), ir = u_.wrap(i + 1);
-        if (i == next_ && ir != il && ir != i) {
+        if (i == next_) {
             left_ = own_;
             own_ = right_;
-            right_ = slot_of(ir);
         } else {
+            left_ = slot_of(u_.wrap(i - 1));
             own_ = slot_of(i);
-            left_ = il == i ? own_ : slot_of(il);
-            right_ = ir == i ? own_ : (ir == il ? left_ : slot_of(ir));
         }
+        right_ = slot_of(u_.wrap(i + 1));
         next_ = i + 1;
     }
     GEOMINT_HD const Slot& own() const { return own_; }
