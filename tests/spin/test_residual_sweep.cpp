@@ -4,6 +4,9 @@
 //   symmetric centre and eta) must be those of the per-row residual (DrgStage::residual) bit for
 //   bit, in double and in the wider type of the last residual of a solve, for the top and for
 //   every chain length (the first and last rows read paths formed for earlier rows).
+// - The Gonzalez midpoint's rows finished from what its lambda sums kept
+//   (DrgStage::prepared_residual_sweep: prepare() in double, prepare_wide() in the wider type)
+//   must be those of residual() bit for bit, with lambda as prepare() (prepare_wide()) sets it.
 // - The fresh rows with their Jacobian blocks (DrgStage::linearise_sweep, chains; the centre and
 //   dc/dv, and AVF's path with dp/dv and its unit points at the nodes) must be those of the
 //   per-row linearise_into bit for bit, in the Newton system's workspace as the solver fills it.
@@ -62,41 +65,60 @@ struct PreparedStage {
     PreparedStage(const PreparedStage&) = delete;  // x and stage point into in
 };
 
+// A sweep's rows in T, as its emit(i, row) hands them on, and how many of their components
+// differ from residual()'s rows of `stage` in T; every row must come once, in order.
+template <class T>
+struct SweptRows {
+    int d, rows = 0, in_order = 0;
+    std::vector<T> values;
+    explicit SweptRows(int spins) : d(spins), values(3 * spins, T(-7)) {}
+    auto emit() {
+        return [this](int i, const T* row) {
+            in_order += i == rows++;
+            for (int k = 0; k < 3; ++k) values[3 * i + k] = row[k];
+        };
+    }
+    template <class Stage>
+    int differing_from_residuals(const Stage& stage, gs::StridedReals<double> x) const {
+        EXPECT_EQ(rows, d);
+        EXPECT_EQ(in_order, d);
+        int differing = 0;
+        for (int i = 0; i < d; ++i) {
+            T row[3];
+            gs::detail::residual_block<T>(stage, x, d, i, row);
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_TRUE(std::isfinite(static_cast<double>(row[k])));
+                differing += !(values[3 * i + k] == row[k]);
+            }
+        }
+        return differing;
+    }
+};
+
 // The number of components, over every row, where the sweep's row differs from residual()'s in T.
 template <class T, class Gradient, class System>
 int rows_differing(const System& system, int d, std::uint64_t seed, double h) {
     PreparedStage<Gradient, System> prepared(system, d, seed, h);
     const auto& stage = prepared.stage;
     const gs::StridedReals<double> x = prepared.x;
-    std::vector<T> swept(3 * d, T(-7));
-    int rows = 0, in_order = 0;
-    stage.template residual_sweep<T>(x, [&](int i, const T* row) {
-        in_order += i == rows++;
-        for (int k = 0; k < 3; ++k) swept[3 * i + k] = row[k];
-    });
-    EXPECT_EQ(rows, d);
-    EXPECT_EQ(in_order, d);
-    int differing = 0;
-    for (int i = 0; i < d; ++i) {
-        T row[3];
-        gs::detail::residual_block<T>(stage, x, d, i, row);
-        for (int k = 0; k < 3; ++k) {
-            EXPECT_TRUE(std::isfinite(static_cast<double>(row[k])));
-            differing += !(swept[3 * i + k] == row[k]);
-        }
-    }
-    return differing;
+    SweptRows<T> swept(d);
+    stage.template residual_sweep<T>(x, swept.emit());
+    return swept.differing_from_residuals(stage, x);
+}
+
+// check(d, seed, h) for every chain length (the top: its one spin) and four seeds, h = 0.05 seed.
+template <class System, class Check>
+void for_each_stage(const System&, const Check& check) {
+    for (const int d : System::is_chain ? std::vector<int>{1, 2, 3, 4, 5, 16} : std::vector<int>{1})
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) check(d, seed, 0.05 * static_cast<double>(seed));
 }
 
 template <class Gradient, class System>
 void expect_rows_equal(const System& system) {
-    for (const int d : System::is_chain ? std::vector<int>{1, 2, 3, 4, 5, 16} : std::vector<int>{1}) {
-        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-            const double h = 0.05 * static_cast<double>(seed);
-            EXPECT_EQ((rows_differing<double, Gradient>(system, d, seed, h)), 0) << "double, d = " << d;
-            EXPECT_EQ((rows_differing<long double, Gradient>(system, d, seed, h)), 0) << "long double, d = " << d;
-        }
-    }
+    for_each_stage(system, [&](int d, std::uint64_t seed, double h) {
+        EXPECT_EQ((rows_differing<double, Gradient>(system, d, seed, h)), 0) << "double, d = " << d;
+        EXPECT_EQ((rows_differing<long double, Gradient>(system, d, seed, h)), 0) << "long double, d = " << d;
+    });
 }
 
 TEST(ResidualSweep, AvfRowsAreResidualsRowsBitForBitOnTheHeisenbergChain) {
@@ -119,6 +141,46 @@ TEST(ResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheChains) {
 
 TEST(ResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheTop) {
     expect_rows_equal<gs::MidpointGradient<double>>(gs::SpinningTop<double>{});
+}
+
+// The number of components, over every row, where the Gonzalez midpoint's prepared sweep in T
+// differs from residual()'s with lambda from prepare() (T = double) or prepare_wide<T>(); the
+// two lambdas must be the same bits.
+template <class T, class System>
+int prepared_rows_differing(const System& system, int d, std::uint64_t seed, double h) {
+    using Stage = gs::DrgStage<gs::Centre::symmetric, gs::MidpointGradient<double>, System, double>;
+    StageInput in = random_input(d, seed);
+    const gs::StridedReals<double> x{in.v.data(), 1};
+    const gs::StridedSpins<double> u{in.u.data(), 1, d};
+    Stage reference{system, u, h, gs::MidpointGradient<double>{}};
+    if constexpr (std::is_same_v<T, double>)
+        reference.prepare(x);
+    else
+        reference.template prepare_wide<T>(x);
+    EXPECT_NE(reference.gradient.lambda, 0.0);
+    Stage prepared{system, u, h, gs::MidpointGradient<double>{}};
+    std::vector<double> kept(gs::kept_row_reals * static_cast<std::size_t>(d), -7.0);
+    SweptRows<T> swept(d);
+    prepared.template prepared_residual_sweep<T>(x, gs::StridedReals<double>{kept.data(), 1}, swept.emit());
+    EXPECT_EQ(prepared.gradient.lambda, reference.gradient.lambda);
+    return swept.differing_from_residuals(reference, x);
+}
+
+template <class System>
+void expect_prepared_rows_equal(const System& system) {
+    for_each_stage(system, [&](int d, std::uint64_t seed, double h) {
+        EXPECT_EQ((prepared_rows_differing<double>(system, d, seed, h)), 0) << "double, d = " << d;
+        EXPECT_EQ((prepared_rows_differing<long double>(system, d, seed, h)), 0) << "long double, d = " << d;
+    });
+}
+
+TEST(PreparedResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheChains) {
+    expect_prepared_rows_equal(gs::HeisenbergChain<double>{});
+    expect_prepared_rows_equal(gs::AnisotropicChain<double>{});
+}
+
+TEST(PreparedResidualSweep, GonzalezMidpointRowsAreResidualsRowsBitForBitOnTheTop) {
+    expect_prepared_rows_equal(gs::SpinningTop<double>{});
 }
 
 // The number of workspace reals (every residual row and Jacobian block) where the linearise sweep's

@@ -102,11 +102,16 @@ GEOMINT_HD constexpr std::size_t local_newton_workspace_reals(int d) {
     return BlockCyclicTridiagonal<B, Real>::workspace_reals(d);
 }
 
-// What local_newton_solve needs after local_newton_workspace_reals for a problem with coupling():
-// its vectors a and b.
+// What a problem that finishes its residual rows from its prepare() (PreparesResidualRows below)
+// keeps a block: 9 values in the wider type of the last residual, at most twice a Real each.
+inline constexpr std::size_t kept_row_reals = 18;
+
+// What local_newton_solve and local_simplified_newton_solve need after
+// local_newton_workspace_reals for a problem with coupling(): its vectors a and b, then
+// kept_row_reals a block for the rows of a problem that finishes them from its prepare().
 template <int B>
 GEOMINT_HD constexpr std::size_t rank_one_workspace_reals(int d) {
-    return 2 * static_cast<std::size_t>(B) * static_cast<std::size_t>(d);
+    return (2 * static_cast<std::size_t>(B) + kept_row_reals) * static_cast<std::size_t>(d);
 }
 
 // Tolerance on max |dx| actually used: NewtonOptions::tolerance, or 8 ulps of 1 when it is 0
@@ -212,6 +217,18 @@ concept HasResidualSweep = requires(const P& p, StridedReals<Real> x) {
 template <class P, class Real>
 concept SweepsResidualRows =
     !device_code && HasResidualSweep<P, Real, Real> && HasResidualSweep<P, typename WiderResidual<Real>::type, Real>;
+
+// Problems with a global scalar whose prepare() keeps what the residual rows read, so that an
+// iteration without a Jacobian refreshes the scalar and forms its rows in one call
+// (DrgStage::prepared_residual_sweep: the Gonzalez midpoint), into the workspace after the
+// rank-one term's a and b (rank_one_workspace_reals), host only.
+template <class P, class T, class Real>
+concept HasPreparedResidualSweep = requires(P& p, StridedReals<Real> x) {
+    p.template prepared_residual_sweep<T>(x, x, IgnoreRow{});
+};
+template <class P, class Real>
+concept PreparesResidualRows = SweepsResidualRows<P, Real> && HasRankOneTerm<P, Real> &&
+    HasPreparedResidualSweep<P, Real, Real> && HasPreparedResidualSweep<P, typename WiderResidual<Real>::type, Real>;
 
 // The error bound that lets a solve stop one iteration early (math §3, "When a solve stops"). A
 // step that contracted the one before by theta = step / previous < 1 leaves, as long as the
@@ -467,6 +484,17 @@ bool residual_sweep_into(const Problem& problem, const BlockCyclicTridiagonal<Pr
     return finite;
 }
 
+// The same for a problem that refreshes its global scalar with the rows (PreparesResidualRows),
+// its prepare() keeping what the rows read in `kept`.
+template <class T, class Problem, class Real>
+bool prepared_residual_sweep_into(Problem& problem, const BlockCyclicTridiagonal<Problem::block_size, Real>& system,
+                                  StridedReals<Real> x, StridedReals<Real> kept) {
+    bool finite = true;
+    problem.template prepared_residual_sweep<T>(
+        x, kept, [&](int i, const T* row) { finite = finite && store_residual_row(system, i, row); });
+    return finite;
+}
+
 // Every block row of a problem with a linearise sweep (HasLineariseSweep): the residual into
 // the system's right-hand side and the Jacobian blocks into its workspace, as residual_row<true>
 // puts them row by row; false when a residual value is not finite.
@@ -718,14 +746,23 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
         return work.at(BlockCyclicTridiagonal<B, Real>::workspace_reals(d) + static_cast<std::size_t>(which * B * d));
     };
 
+    // Whether a problem's prepare() keeps what its rows read (PreparesResidualRows), after a and
+    // b: in contiguous reals only (every host caller's workspace), else prepare() and rows apart.
+    bool prepared_rows = false;
+    if constexpr (detail::PreparesResidualRows<Problem, Real>) prepared_rows = work.stride == 1;
+
     for (int it = 1; it <= options.max_iterations; ++it) {
-        if constexpr (wide_last_residual && detail::HasWidePrepare<Problem, Real>) {
-            if (finishing)
-                problem.template prepare_wide<typename detail::WiderResidual<Real>::type>(x);
-            else
+        // The refresh of a global scalar from x; in an iteration without a Jacobian a problem that
+        // prepares its rows refreshes it in the sweep below.
+        if (fresh || !prepared_rows) {
+            if constexpr (wide_last_residual && detail::HasWidePrepare<Problem, Real>) {
+                if (finishing)
+                    problem.template prepare_wide<typename detail::WiderResidual<Real>::type>(x);
+                else
+                    problem.prepare(x);
+            } else if constexpr (detail::HasPrepare<Problem, Real>) {
                 problem.prepare(x);
-        } else if constexpr (detail::HasPrepare<Problem, Real>) {
-            problem.prepare(x);
+            }
         }
         bool swept = false;  // every row in one sweep (HasResidualSweep, HasLineariseSweep)
         if constexpr (detail::SweepsJacobianRows<Problem, Real>) {
@@ -734,8 +771,19 @@ GEOMINT_HD NewtonOutcome<Real> local_simplified_newton_solve(Problem& problem, S
                 swept = true;
             }
         }
+        if constexpr (detail::PreparesResidualRows<Problem, Real>) {
+            if (!fresh && prepared_rows) {
+                using Wide = typename detail::WiderResidual<Real>::type;
+                const bool finite =
+                    wide_last_residual && finishing
+                        ? detail::prepared_residual_sweep_into<Wide>(problem, system, x, rank_one_vector(2))
+                        : detail::prepared_residual_sweep_into<Real>(problem, system, x, rank_one_vector(2));
+                if (!finite) return {SolveStatus::non_finite, it};
+                swept = true;
+            }
+        }
         if constexpr (detail::SweepsResidualRows<Problem, Real>) {
-            if (!fresh) {
+            if (!fresh && !swept) {
                 const bool finite =
                     wide_last_residual && finishing
                         ? detail::residual_sweep_into<typename detail::WiderResidual<Real>::type>(problem, system, x)

@@ -383,6 +383,12 @@ private:
     int next_ = -1;  // the row that moving on from the window held would reach
 };
 
+// What MidpointGradient::prepare keeps of each spin when the caller asks nothing (the device).
+struct KeepNothing {
+    template <class T>
+    GEOMINT_HD void operator()(int, const Vec3<T>&, const Vec3<T>&, const Vec3<T>&) const {}
+};
+
 // Gonzalez midpoint DRG (math §2.2): g = P_c gradH(c) + lambda eta with the one global scalar
 // lambda = (H(v) - H(u) - P gradH(c) . eta)/|eta|^2. The residual reads lambda as a constant that
 // prepare() refreshes from each iterate; on the host, Newton adds lambda's dependence on v as a
@@ -482,12 +488,22 @@ struct MidpointGradient {
     template <class R, class System, class T>
     Vec3<T> path_sum(const System& system, const Path<T>& left, const Path<T>& own, const Path<T>& right) const {
         const Vec3<T> grad = system.gradient(left.c, own.c, right.c);
-        return grad - own.c * dot(own.c, grad) + lambda * own.eta;
+        return kept_sum(grad - own.c * dot(own.c, grad), own.eta);
+    }
+    // g = p + lambda eta from p = P_c grad H(c) and eta: path_sum's last terms, and all of a row
+    // finished from what prepare() kept (DrgStage::prepared_residual_sweep).
+    template <class T>
+    Vec3<T> kept_sum(const Vec3<T>& projected, const Vec3<T>& eta) const {
+        return projected + lambda * eta;
     }
 
-    template <class System, class Team = SequentialTeam>
-    GEOMINT_HD void prepare(const System& system, StridedSpins<Real> u, StridedSpins<Real> v,
-                            const Team& team = Team{}) {
+    // keep(i, c, eta, p) (host only; the device passes none) receives spin i's centre c, eta and
+    // p = P_c grad H(c) as the sums form them: residual row i is residual_from with g = p + lambda
+    // eta (path_sum's arithmetic), so that the rows of the same iterate need not form them again
+    // (DrgStage::prepared_residual_sweep).
+    template <class System, class Team = SequentialTeam, class Keep = KeepNothing>
+    GEOMINT_HD void prepare(const System& system, StridedSpins<Real> u, StridedSpins<Real> v, const Team& team = Team{},
+                            const Keep& keep = Keep{}) {
         // H(v) - H(u) as a sum of O(|v - u|) terms (the Itoh-Abe walk through the system's exact
         // site discrete gradients), not as a difference of two O(d) sums: the round-off of the
         // latter does not cancel from step to step and drifts the energy.
@@ -526,7 +542,11 @@ struct MidpointGradient {
                 const Vec3<Real> grad = system.gradient(centres.left().c, c, centres.right().c);
 #endif
                 const Vec3<Real> eta = inverse_retract(c, v.get(i)) - inverse_retract(c, u.get(i));
-                acc[2] += dot(grad - c * dot(c, grad), eta);
+                const Vec3<Real> projected = grad - c * dot(c, grad);
+#if !defined(__CUDA_ARCH__)
+                keep(i, c, eta, projected);
+#endif
+                acc[2] += dot(projected, eta);
                 acc[3] += dot(eta, eta);
             },
             AddParts{});
@@ -540,8 +560,10 @@ struct MidpointGradient {
     // prepare()'s sums in Acc, from the spins widened to it (sequential), lambda rounded to Real
     // at the end: the host's last residual of a solve (WiderResidual, local_newton.hpp; math
     // §2.6). A separate function, so that the device's prepare() is the one above, unchanged.
-    template <class Acc, class System>
-    GEOMINT_HD void prepare_wide(const System& system, StridedSpins<Real> u, StridedSpins<Real> v) {
+    // keep as for prepare(), in Acc.
+    template <class Acc, class System, class Keep = KeepNothing>
+    GEOMINT_HD void prepare_wide(const System& system, StridedSpins<Real> u, StridedSpins<Real> v,
+                                 const Keep& keep = Keep{}) {
         const auto at = [](StridedSpins<Real> s, int k) { return vec3_cast<Acc>(s.get(k)); };
         Acc dh = Acc(0), radial = Acc(0), projected = Acc(0), eta2 = Acc(0);
         const int d = u.d;
@@ -559,7 +581,9 @@ struct MidpointGradient {
             const Vec3<Acc> c = centres.own().c;
             const Vec3<Acc> grad = system.gradient(centres.left().c, c, centres.right().c);
             const Vec3<Acc> eta = inverse_retract(c, vi) - inverse_retract(c, ui);
-            projected += dot(grad - c * dot(c, grad), eta);
+            const Vec3<Acc> p = grad - c * dot(c, grad);
+            keep(i, c, eta, p);
+            projected += dot(p, eta);
             eta2 += dot(eta, eta);
         }
         const Acc small = small_increment<Real>();
