@@ -188,7 +188,7 @@ struct DrgStage {
     // residual_sweep's, bit for bit (tests/spin/test_residual_sweep.cpp). The host's simplified
     // Newton takes every residual without a Jacobian this way (local_newton.hpp,
     // PreparesResidualRows): the same iterates, 3.7-4.2% fewer instructions for mp on chains and
-    // 2% on the top, time the same on chains to this machine's noise and 3.5% less on the top
+    // 2% on the top, time the same on chains to this machine's noise and about 3% less on the top
     // (bench/RESULTS.md, "The Gonzalez midpoint's rows finished from its lambda sums").
     // kept: kept_row_reals d reals, contiguous (stride 1).
     template <class T, class Emit>
