@@ -29,15 +29,24 @@ struct SaveRecorder {
     long long steps;        // the run's step count: its final state is always saved
     std::size_t first = 0;  // trajectory of at(0): the CPU spin loop runs chain t as chain 0
 
+    // Trajectory i's observer. It reads the recorder's fields where they are (a kernel's
+    // parameters, on the GPU) instead of carrying copies, which stay live in registers through
+    // every step: the saving spin kernels took up to 20 registers more than the plain ones (ptxas,
+    // sm_90: the implicit midpoint rule on the anisotropic chain 120 against 100; now 100;
+    // bench/RESULTS.md, "Recorders read where they are"). So an observer must not outlive its
+    // recorder: at() is refused on a temporary.
     struct Observer {
-        Real* out;  // component 0 of save 0 of this trajectory
-        std::size_t save_stride;
-        long long every, steps;
+        const SaveRecorder* recorder;
+        std::size_t i;
 
         // Where step n goes, or null when it is not saved.
         GEOMINT_HD Real* slot(long long n) const {
-            if (n % every == 0) return out + static_cast<std::size_t>(n / every) * save_stride;
-            if (n == steps) return out + static_cast<std::size_t>(n / every + 1) * save_stride;
+            const SaveRecorder& r = *recorder;
+            const std::size_t d = static_cast<std::size_t>(r.dim);
+            Real* const out = r.saves + (r.first + i) * d;  // component 0 of save 0
+            const std::size_t save_stride = r.chunk * d;
+            if (n % r.every == 0) return out + static_cast<std::size_t>(n / r.every) * save_stride;
+            if (n == r.steps) return out + static_cast<std::size_t>(n / r.every + 1) * save_stride;
             return nullptr;
         }
         GEOMINT_HD void operator()(long long n, Real q, Real p) const {
@@ -52,10 +61,8 @@ struct SaveRecorder {
         }
     };
 
-    GEOMINT_HD Observer at(unsigned long long i) const {
-        const std::size_t d = static_cast<std::size_t>(dim);
-        return {saves + (first + static_cast<std::size_t>(i)) * d, chunk * d, every, steps};
-    }
+    GEOMINT_HD Observer at(unsigned long long i) const& { return {this, static_cast<std::size_t>(i)}; }
+    Observer at(unsigned long long) const&& = delete;
     // The recorder seen by a body that runs trajectory `t` as its trajectory 0.
     GEOMINT_HD SaveRecorder starting_at(std::size_t t) const {
         SaveRecorder r = *this;

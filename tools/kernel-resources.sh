@@ -7,12 +7,13 @@
 #   tools/kernel-resources.sh --build DIR      no compilation: the reports a CUDA build in DIR kept
 #                                              (tools/ptxas-report-launcher.sh), as built
 #   tools/kernel-resources.sh --system I       only the spin units of registry system I
-#   tools/kernel-resources.sh --system I --scheme J [--block] [--save]
+#   tools/kernel-resources.sh --system I --scheme J [--block] [--save | --portrait]
 #                                              only the plain double kernel of scheme J (registry
 #                                              order, from 0) on system I (tools/spin_kernel_probe.cu),
 #                                              10-30 s: for iterating on one kernel; --block: its
 #                                              block-per-chain kernel (chain systems); --save: the
-#                                              kernel that saves states (SaveRecorder) instead
+#                                              kernel that saves states (SaveRecorder) instead;
+#                                              --portrait: the one that records a portrait
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
@@ -25,7 +26,8 @@ while (($#)); do
     --scheme) scheme="$2"; shift 2 ;;
     --block) probe_flags+=(-DGEOMINT_PROBE_BLOCK); shift ;;
     --save) probe_flags+=(-DGEOMINT_PROBE_SAVE); shift ;;
-    *) echo "usage: $0 [--build DIR | --system I [--scheme J [--block] [--save]]]" >&2; exit 2 ;;
+    --portrait) probe_flags+=(-DGEOMINT_PROBE_PORTRAIT); shift ;;
+    *) echo "usage: $0 [--build DIR | --system I [--scheme J [--block] [--save | --portrait]]]" >&2; exit 2 ;;
   esac
 done
 flags=(-std=c++20 -O3 -DNDEBUG -arch=sm_90 --ftz=false --prec-div=true --prec-sqrt=true --expt-relaxed-constexpr

@@ -1,9 +1,11 @@
 // One double spin kernel, for reading its resources quickly while working on it
-// (tools/kernel-resources.sh --system I --scheme J [--block] [--save]): scheme J of the registry on
-// system I, one thread per chain, or with GEOMINT_PROBE_BLOCK one thread block per chain; plain, or
-// with GEOMINT_PROBE_SAVE the kernel that saves states. Not part of the build.
+// (tools/kernel-resources.sh --system I --scheme J [--block] [--save | --portrait]): scheme J of the
+// registry on system I, one thread per chain, or with GEOMINT_PROBE_BLOCK one thread block per
+// chain; plain, or with GEOMINT_PROBE_SAVE the kernel that saves states, or with
+// GEOMINT_PROBE_PORTRAIT the one that records a portrait. Not part of the build.
 #include "cuda_block_team.cuh"
 #include "for_each_index.cuh"
+#include "spin_portrait_cuda_launch.cuh"
 #include "save_recorder.hpp"
 #include "spin_body.hpp"
 #include "spin_dispatch.hpp"
@@ -15,6 +17,8 @@ using ProbeScheme = typename TypeAt<GEOMINT_PROBE_SCHEME, spin::SpinSchemes>::ty
 static_assert(spin::scheme_applies<ProbeScheme, ProbeSystem>(), "this scheme does not apply to this system");
 #if defined(GEOMINT_PROBE_SAVE)
 using ProbeBody = SpinChainBody<ProbeScheme, ProbeSystem, double, SaveRecorder<double>>;
+#elif defined(GEOMINT_PROBE_PORTRAIT)
+using ProbeBody = SpinChainBody<ProbeScheme, ProbeSystem, double, SpinPortraitDeviceRecorder>;
 #else
 using ProbeBody = SpinChainBody<ProbeScheme, ProbeSystem, double>;
 #endif

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "save_recorder.hpp"
+#include "observer_lifetime.hpp"
 
 namespace {
 
@@ -43,13 +44,19 @@ TEST(SaveRecorder, PendulumObserverWritesEachSavedStepToItsSlot) {
         }
 }
 
+// An observer reads its recorder where it is (save_recorder.hpp): taking one from a temporary,
+// which would leave it dangling, does not compile.
+static_assert(ObservesFromLvalue<SaveRecorder<double>>);
+static_assert(!ObservesFromTemporary<SaveRecorder<double>>);
+
 TEST(SaveRecorder, ChainObserverReadsAStridedChainAndHonoursStartingAt) {
     // Two spins of chain 0 in a one-chain view (stride 1), recorded as trajectory 2 of a chunk of 4.
     std::vector<double> state = {1, 2, 3, 4, 5, 6};
     const geomint::spin::StridedSpins<double> view{state.data(), 1, 2};
     std::vector<double> buffer(2 * 4 * 6, -1.0);
     const SaveRecorder<double> recorder{buffer.data(), 4, 6, 5, 5};
-    const auto observer = recorder.starting_at(2).at(0);
+    const SaveRecorder<double> moved = recorder.starting_at(2);
+    const auto observer = moved.at(0);
     observer(0LL, view);
     state[0] = 10;
     observer(3LL, view);  // not saved

@@ -12,19 +12,34 @@
 
 namespace geomint::portrait {
 
+// Each trajectory's observer reads its recorder's fields where they are (a kernel's parameters, on
+// the GPU) and loads the trajectory's energy code when it records, instead of carrying copies,
+// which stay live in registers through every step: the spin portrait kernels took up to 22
+// registers more than the plain ones (ptxas, sm_90: the implicit midpoint rule on the anisotropic
+// chain 122 against 100; now 100; bench/RESULTS.md, "Recorders read where they are"). So an
+// observer must not outlive its recorder: at() is refused on a temporary.
+template <class Sink>
+struct PendulumPortraitRecorder;
+template <class Sink>
+struct SpinPortraitRecorder;
+
+// The energy code of trajectory t (`codes` may be null: every code 0).
+GEOMINT_HD inline std::uint32_t energy_code_of(const std::uint32_t* codes, unsigned long long t) {
+    return codes != nullptr ? codes[t] : 0u;
+}
+
 // Pendulum: x is q wrapped to (-pi, pi] for an angle (periodic potential), q itself otherwise.
 template <class Sink>
 struct PendulumPortraitObserver {
-    Sink sink;
-    RecordSchedule schedule;
-    bool wrap;
-    std::uint32_t energy_code;
+    const PendulumPortraitRecorder<Sink>* recorder;
+    unsigned long long trajectory;
 
     template <class Real>
     GEOMINT_HD void operator()(long long step, Real q, Real p) const {
-        if (!schedule.records(step)) return;
+        const PendulumPortraitRecorder<Sink>& r = *recorder;
+        if (!r.schedule.records(step)) return;
         const double x = static_cast<double>(q), y = static_cast<double>(p);
-        sink(wrap ? pendulum_plane(x, y) : PlanePoint{x, y}, energy_code);
+        r.sink(r.wrap ? pendulum_plane(x, y) : PlanePoint{x, y}, energy_code_of(r.energy_codes, trajectory));
     }
 };
 
@@ -36,9 +51,8 @@ struct PendulumPortraitRecorder {
     bool wrap;
     const std::uint32_t* energy_codes;
 
-    GEOMINT_HD PendulumPortraitObserver<Sink> at(unsigned long long i) const {
-        return {sink, schedule, wrap, energy_codes != nullptr ? energy_codes[i] : 0u};
-    }
+    GEOMINT_HD PendulumPortraitObserver<Sink> at(unsigned long long i) const& { return {this, i}; }
+    PendulumPortraitObserver<Sink> at(unsigned long long) const&& = delete;
 };
 
 // Spins: the Lambert plane of spin `spin`, or the plane (s_spin^z, s_next^z) (0-based indices).
@@ -52,21 +66,20 @@ struct SpinPlaneChoice {
 
 template <class Sink>
 struct SpinPortraitObserver {
-    Sink sink;
-    RecordSchedule schedule;
-    SpinPlaneChoice plane;
-    std::uint32_t energy_code;
+    const SpinPortraitRecorder<Sink>* recorder;
+    unsigned long long chain;
 
     template <class Real>
     GEOMINT_HD void operator()(long long step, const spin::StridedSpins<Real>& state) const {
-        if (!schedule.records(step)) return;
-        const auto s = state.get(plane.spin);
-        if (plane.kind == SpinPlaneKind::sphere) {
-            sink(sphere_plane(static_cast<double>(s.x), static_cast<double>(s.y), static_cast<double>(s.z)),
-                 energy_code);
+        const SpinPortraitRecorder<Sink>& r = *recorder;
+        if (!r.schedule.records(step)) return;
+        const std::uint32_t code = energy_code_of(r.energy_codes, chain);
+        const auto s = state.get(r.plane.spin);
+        if (r.plane.kind == SpinPlaneKind::sphere) {
+            r.sink(sphere_plane(static_cast<double>(s.x), static_cast<double>(s.y), static_cast<double>(s.z)), code);
         } else {
-            const auto n = state.get(plane.next);
-            sink(z_pair_plane(static_cast<double>(s.z), static_cast<double>(n.z)), energy_code);
+            const auto n = state.get(r.plane.next);
+            r.sink(z_pair_plane(static_cast<double>(s.z), static_cast<double>(n.z)), code);
         }
     }
 };
@@ -78,9 +91,8 @@ struct SpinPortraitRecorder {
     SpinPlaneChoice plane;
     const std::uint32_t* energy_codes;  // may be null: every code 0
 
-    GEOMINT_HD SpinPortraitObserver<Sink> at(unsigned long long t) const {
-        return {sink, schedule, plane, energy_codes != nullptr ? energy_codes[t] : 0u};
-    }
+    GEOMINT_HD SpinPortraitObserver<Sink> at(unsigned long long t) const& { return {this, t}; }
+    SpinPortraitObserver<Sink> at(unsigned long long) const&& = delete;
 };
 
 }  // namespace geomint::portrait
