@@ -42,7 +42,8 @@ std::vector<std::string> gather_backends(const std::string& backend) {
     std::array<char, kLength> mine{};
     std::memcpy(mine.data(), backend.data(), std::min<std::size_t>(backend.size(), kLength - 1));
     std::vector<char> all(rank() == 0 ? static_cast<std::size_t>(kLength) * size() : 0);
-    MPI_Gather(mine.data(), kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, 0, MPI_COMM_WORLD);
+    check(MPI_Gather(mine.data(), kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, 0, MPI_COMM_WORLD),
+          "gathering the ranks' backends");
     std::vector<std::string> backends;
     for (int r = 0; rank() == 0 && r < size(); ++r)
         backends.emplace_back(all.data() + static_cast<std::size_t>(r) * kLength);
@@ -86,10 +87,6 @@ std::unique_ptr<StoredChunk> unpack(const ChunkShape& shape, std::size_t n, cons
         bytes += target.size;
     }
     return stored;
-}
-
-void check(int code, const char* what) {
-    if (code != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
 
 }  // namespace
@@ -164,7 +161,7 @@ std::string coordinate_chunks(Ensemble& ensemble, ResultSink& sink, RunReporter&
         }
         if (!arrived) check(MPI_Probe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &status), "waiting for a chunk");
         int bytes = 0;
-        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        check(MPI_Get_count(&status, MPI_BYTE, &bytes), "sizing a chunk");
         message.resize(static_cast<std::size_t>(bytes));
         check(MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
               "receiving a chunk");

@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,20 +52,50 @@ std::vector<std::string> job_hosts;  // filled when joining the job (or on first
 
 #if GEOMINT_WITH_MPI
 
+void check(int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    char description[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    if (MPI_Error_string(code, description, &length) != MPI_SUCCESS) length = 0;
+    throw std::runtime_error(std::string("MPI: ") + what + " failed (" +
+                             (length > 0 ? std::string(description, static_cast<std::size_t>(length))
+                                         : "error code " + std::to_string(code)) +
+                             ")");
+}
+
+namespace {
+
+// Joining runs before main() can report errors: a failure there is its one line, and the job ends.
+void check_joining(int code, const char* what) {
+    try {
+        check(code, what);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "geomint: error: joining the MPI job: %s\n", e.what());
+        std::fflush(stderr);
+        abort_job(1);
+    }
+}
+
+}  // namespace
+
 Session::Session(int& argc, char**& argv) {
     if (!started_by_mpirun()) return;
     choose_gpu();
+    // A failed MPI_Init ends the process in MPI's words: no error handler can be set before it.
     MPI_Init(&argc, &argv);
     joined = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &job_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &job_size);
+    // Errors come back to check() (mpi_session.hpp), where geomint reports them in its own line.
+    check_joining(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "setting its error handler");
+    check_joining(MPI_Comm_rank(MPI_COMM_WORLD, &job_rank), "asking this process's rank");
+    check_joining(MPI_Comm_size(MPI_COMM_WORLD, &job_size), "asking the job's size");
     // Every rank's host, for the messages naming a rank and the output's attributes.
     constexpr int kLength = 256;
     char mine[kLength] = {};
     const std::string name = host();
     std::memcpy(mine, name.data(), std::min<std::size_t>(name.size(), kLength - 1));
     std::vector<char> all(static_cast<std::size_t>(kLength) * job_size);
-    MPI_Allgather(mine, kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, MPI_COMM_WORLD);
+    check_joining(MPI_Allgather(mine, kLength, MPI_CHAR, all.data(), kLength, MPI_CHAR, MPI_COMM_WORLD),
+                  "gathering the ranks' hosts");
     for (int r = 0; r < job_size; ++r) job_hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * kLength);
 }
 
@@ -77,6 +109,11 @@ Session::~Session() {
 }
 
 #else
+
+void check(int code, const char* what) {
+    if (code != 0)
+        throw std::runtime_error(std::string("MPI: ") + what + " failed (error code " + std::to_string(code) + ")");
+}
 
 Session::Session(int&, char**&) {}
 Session::~Session() = default;

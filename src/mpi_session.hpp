@@ -30,6 +30,12 @@ std::string host();
 // messages naming a rank and the HDF5 output's `hosts` attribute. Outside a job: {host()}.
 const std::vector<std::string>& hosts();
 
+// Throws std::runtime_error "MPI: <what> failed (<MPI's description of code>)" unless `code` is
+// success (0). A joined job returns MPI's errors to their callers (MPI_ERRORS_RETURN) instead of
+// aborting in Open MPI's words, so every MPI call is checked by this: main() then prints the one
+// line of a runtime failure (a worker's names its rank and host) and ends the job (abort_job).
+void check(int code, const char* what);
+
 // Ends the whole job now with `status` (MPI_Abort; mpirun stops every rank). Outside a job: exit.
 [[noreturn]] void abort_job(int status);
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <stdexcept>
 
 #include "mpi_session.hpp"
 
@@ -20,9 +19,9 @@ void sum_on_rank0([[maybe_unused]] std::span<unsigned long long> values) {
     for (std::size_t offset = 0; offset < values.size(); offset += INT_MAX) {
         const int count = static_cast<int>(std::min<std::size_t>(INT_MAX, values.size() - offset));
         unsigned long long* data = values.data() + offset;
-        const int code = MPI_Reduce(rank() == 0 ? MPI_IN_PLACE : data, data, count, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
-                                    MPI_COMM_WORLD);
-        if (code != MPI_SUCCESS) throw std::runtime_error("MPI: adding the ranks' histograms failed");
+        check(MPI_Reduce(rank() == 0 ? MPI_IN_PLACE : data, data, count, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+                         MPI_COMM_WORLD),
+              "adding the ranks' histograms");
     }
 #endif
 }

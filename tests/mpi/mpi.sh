@@ -2,7 +2,7 @@
 # Runs split across MPI ranks (issue 11, src/mpi_chunk_loop.hpp) against the one-process run of
 # the same sweep file, over Open MPI's TCP transport on loopback, as root where CI runs so:
 #
-#   mpi.sh CASE GEOMINT     (CTest runs every case: tests/mpi/CMakeLists.txt)
+#   mpi.sh CASE GEOMINT [PROGRAM]     (CTest runs every case: tests/mpi/CMakeLists.txt)
 #
 # equal_csv, equal_hdf5: -np 1, 2, 3 give the one-process output, CSV byte for byte (cmp), HDF5
 #   dataset for dataset and attribute for attribute but the times, `ranks` and `hosts`
@@ -25,6 +25,8 @@
 # progress: progress lines (a log's, every few seconds) and the summary come from rank 0 only
 #   (mpirun --tag-output names each line's rank), shaped as a one-process run's; quiet = true
 #   silences every rank.
+# errors_return: PROGRAM (mpi_errors_return.cpp) under -np 1: a failed MPI call comes back to
+#   mpi::check, which names it and MPI's reason in one line, instead of aborting the process.
 # Exit 77 (skipped) without mpirun, h5py or taskset.
 set -uo pipefail
 
@@ -334,6 +336,9 @@ case "$case_name" in
     sed -i '$a quiet = true' p.toml
     "${mpi[@]}" --tag-output -np 3 "$geomint" run p.toml 2>quiet.err || fail "the quiet run failed: $(cat quiet.err)"
     [ -s quiet.err ] && fail "quiet = true on 3 ranks wrote: $(cat quiet.err)"
+    ;;
+  errors_return)
+    "${mpi[@]}" -np 1 "$3" || fail "the MPI error checks failed (above)"
     ;;
   *)
     echo "unknown case '$case_name'"
