@@ -715,10 +715,10 @@ namespace detail {
 //   E/n_t - p (2 e.p + t)/(n_t n_0 (n_0 + n_t)),  n_t = |p + t e|,
 // so a_j = gbar . quotient is accurate for any t and equals the directional derivative at t = 0
 // (math §2.2 asks for a tolerance at alpha = 0; this form needs none).
+// n0 = |p| and nt = |p + t e| come from the walk, which has formed both points and their lengths.
 template <class T>
-GEOMINT_HD Vec3<T> ia_chord(const Vec3<T>& p, const T& t, const Vec3<T>& e) {
+GEOMINT_HD Vec3<T> ia_chord(const Vec3<T>& p, const T& n0, const T& t, const Vec3<T>& e, const T& nt) {
     using R = real_of_t<T>;
-    const T n0 = norm(p), nt = norm(p + t * e);
     return e / nt - p * ((R(2) * dot(e, p) + t) / (nt * n0 * (n0 + nt)));
 }
 
@@ -744,28 +744,31 @@ GEOMINT_HD Vec3<T> itoh_abe(const System& system, int i, int d, const Vec3<T>& c
     const Vec3<T> p0 = c + x0;
     const Vec3<T> p1 = p0 + a1 * e1;
     const Vec3<T> p2 = p1 + a2 * e2;
-    const Vec3<T> w0 = p0 / norm(p0), w1 = p1 / norm(p1), w2 = p2 / norm(p2);
-    const T g1 = dot(system.site_discrete_gradient(left, w0, w1, right), detail::ia_chord(p0, a1, e1));
-    const T g2 = dot(system.site_discrete_gradient(left, w1, w2, right), detail::ia_chord(p1, a2, e2));
+    const T n0 = norm(p0), n1 = norm(p1), n2 = norm(p2);
+    const Vec3<T> w0 = p0 / n0, w1 = p1 / n1, w2 = p2 / n2;
+    const T g1 = dot(system.site_discrete_gradient(left, w0, w1, right), detail::ia_chord(p0, n0, a1, e1, n1));
+    const T g2 = dot(system.site_discrete_gradient(left, w1, w2, right), detail::ia_chord(p1, n1, a2, e2, n2));
     return g1 * e1 + g2 * e2;
 }
 
 namespace detail {
 
-// ia_chord q(p, t, e) and its Jacobians, for the analytic Itoh-Abe Jacobian. With s = p + t e,
-// n_t = |s|, n_0 = |p|, k = 2 e.p + t, D = n_t n_0 (n_0 + n_t): q = e/n_t - p k/D, and
+// ia_chord q(p, t, e) with its derivatives pulled back through gbar, for the analytic Itoh-Abe
+// Jacobian: the walk needs only g = gbar . q, so gbar^T dq/dp and gbar^T dq/de are rows and
+// gbar . dq/dt a scalar (three vectors, not two 3 x 3 matrices). With s = p + t e, n_t = |s|,
+// n_0 = |p|, k = 2 e.p + t, D = n_t n_0 (n_0 + n_t): q = e/n_t - p k/D, and
 // dD = n_0 (n_0 + 2 n_t) dn_t + n_t (2 n_0 + n_t) dn_0.
 template <class Real>
-struct ChordJacobian {
+struct ChordPullback {
     Vec3<Real> q;
-    Mat3<Real> dp, de;
-    Vec3<Real> dt;
+    Vec3<Real> dp, de;  // gbar^T dq/dp, gbar^T dq/de
+    Real dt;            // gbar . dq/dt
 };
 template <class Real>
-GEOMINT_HD ChordJacobian<Real> ia_chord_jacobian(const Vec3<Real>& p, Real t, const Vec3<Real>& e) {
-    using M3 = Mat3<Real>;
+GEOMINT_HD ChordPullback<Real> ia_chord_pullback(const Vec3<Real>& p, Real n0, Real t, const Vec3<Real>& e, Real nt,
+                                                 const Vec3<Real>& gbar) {
     const Vec3<Real> sum = p + t * e;
-    const Real nt = norm(sum), n0 = norm(p), k = Real(2) * dot(e, p) + t;
+    const Real k = Real(2) * dot(e, p) + t;
     const Real big = nt * n0 * (n0 + nt);
     const Real inv_nt = Real(1) / nt, inv_d = Real(1) / big;
     const Real kd = k * inv_d, kdd = kd * inv_d;
@@ -773,14 +776,17 @@ GEOMINT_HD ChordJacobian<Real> ia_chord_jacobian(const Vec3<Real>& p, Real t, co
     // Gradients of n_t in p, t, e and of n_0 in p.
     const Vec3<Real> nt_p = inv_nt * sum, nt_e = (t * inv_nt) * sum, n0_p = p / n0;
     const Real nt_t = inv_nt * dot(sum, e);
-    const Real e_nt2 = inv_nt * inv_nt;
-    ChordJacobian<Real> j;
+    // gbar . e / n_t^2 and gbar . p: each rank-one term (a b^T) of dq pulls back to (gbar . a) b.
+    const Real ge = dot(gbar, e) * (inv_nt * inv_nt), gp = dot(gbar, p);
+    const Real gpd = inv_d * gp, gpdd = kdd * gp;
+    ChordPullback<Real> j;
     j.q = inv_nt * e - kd * p;
-    j.dp = Real(-1) * M3::outer(e_nt2 * e, nt_p) - M3::identity(kd) - M3::outer(inv_d * p, Real(2) * e) +
-           M3::outer(kdd * p, at * nt_p + a0 * n0_p);
-    j.dt = (-e_nt2 * nt_t) * e - inv_d * p + (kdd * at * nt_t) * p;
-    j.de = M3::identity(inv_nt) - M3::outer(e_nt2 * e, nt_e) - M3::outer(inv_d * p, Real(2) * p) +
-           M3::outer(kdd * p, at * nt_e);
+    // dq/dp = -(e/n_t^2) nt_p^T - (k/D) I - (p/D) 2 e^T + (k/D^2) p (at nt_p + a0 n0_p)^T
+    j.dp = gpdd * (at * nt_p + a0 * n0_p) - ge * nt_p - kd * gbar - (Real(2) * gpd) * e;
+    // dq/dt = -(e/n_t^2) nt_t - p/D + (k/D^2) at nt_t p
+    j.dt = (gpdd * at - ge) * nt_t - gpd;
+    // dq/de = I/n_t - (e/n_t^2) nt_e^T - (p/D) 2 p^T + (k/D^2) at p nt_e^T
+    j.de = inv_nt * gbar + (gpdd * at - ge) * nt_e - (Real(2) * gpd) * p;
     return j;
 }
 
@@ -807,14 +813,34 @@ GEOMINT_HD BasisJacobian<Real> tangent_basis_jacobian(const Vec3<Real>& c, Real 
     return j;
 }
 
+// r^T d(y)/dp = (r - y (y.r))/|p| for y = p/|p| (normalise_jacobian, which is symmetric).
+template <class Real>
+GEOMINT_HD Vec3<Real> normalise_pullback(const Vec3<Real>& y, Real length, const Vec3<Real>& r) {
+    return (r - dot(y, r) * y) / length;
+}
+
+// r^T d phi_c^{-1}(u)/dc = -r - u (u.r)/(c.u)^2 (inverse_retract_dc).
+template <class Real>
+GEOMINT_HD Vec3<Real> inverse_retract_dc_pullback(const Vec3<Real>& c, const Vec3<Real>& u, const Vec3<Real>& r) {
+    const Real inv = Real(1) / dot(c, u);
+    return Real(-1) * (r + (inv * inv * dot(u, r)) * u);
+}
+
 }  // namespace detail
 
 // The Itoh-Abe DRG above with its derivatives, in plain Real, for the analytic Jacobian of
 // DrgStage. One of `from`, `to` is the unknown v_i (`own_is_to`), the other the known u_i; dc is
-// dc/dv_i. Adds to dg the derivatives of the result in v_i and in the unknown neighbours that the
-// walk reads: the left argument is v_{i-1} when it is taken from the unknown side, and so on.
-// Every intermediate carries its 3 x 3 derivative in v_i, by the chain rule through the basis,
-// phi_c^{-1}, the chord quotients and the system's site discrete gradient.
+// dc/dv_i (zero for a fixed centre). Adds to dg the derivatives of the result in v_i and in the
+// unknown neighbours that the walk reads: the left argument is v_{i-1} when it is taken from the
+// unknown side, and so on.
+// The result is g_1 e_1 + g_2 e_2 with two scalars g_k = gbar_k . q_k, so their derivatives are
+// taken in reverse (rows pulled back from g_k towards v_i, vector times matrix), not forward
+// (a 3 x 3 derivative carried by every intermediate): the same Jacobian with 2.1x fewer
+// instructions (callgrind; bench/RESULTS.md, "The Itoh-Abe Jacobian in reverse").
+// The walk: eta = phi_c^{-1}(to) - x_0, x_0 = phi_c^{-1}(from), a_k = e_k . eta,
+// p_0 = c + x_0, p_1 = p_0 + a_1 e_1, p_2 = p_1 + a_2 e_2, w_k = p_k/|p_k|,
+// gbar_1 = gbar(w_0, w_1), q_1 = ia_chord from p_0 along a_1 e_1, gbar_2 = gbar(w_1, w_2),
+// q_2 = ia_chord from p_1 along a_2 e_2.
 template <class System, class Real>
 GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c, const Mat3<Real>& dc,
                                           Real side, const Vec3<Real>& from_l, const Vec3<Real>& from,
@@ -825,41 +851,62 @@ GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, co
     const Vec3<Real> left = left_from_to ? to_l : from_l;
     const Vec3<Real> right = right_from_to ? to_r : from_r;
     const detail::BasisJacobian<Real> basis = detail::tangent_basis_jacobian(c, side);
-    const M3 de1 = basis.de1 * dc, de2 = basis.de2 * dc;
     const Vec3<Real>&e1 = basis.e1, &e2 = basis.e2;
     const Vec3<Real> x0 = inverse_retract(c, from), xt = inverse_retract(c, to);
-    M3 dx0 = inverse_retract_dc(c, from) * dc, dxt = inverse_retract_dc(c, to) * dc;
-    if (own_is_to) {
-        dxt += inverse_retract_du(c, to);
-    } else {
-        dx0 += inverse_retract_du(c, from);
-    }
     const Vec3<Real> eta = xt - x0;
-    const M3 deta = dxt - dx0;
     const Real a1 = dot(e1, eta), a2 = dot(e2, eta);
-    const Vec3<Real> da1 = row_times(eta, de1) + row_times(e1, deta);
-    const Vec3<Real> da2 = row_times(eta, de2) + row_times(e2, deta);
     const Vec3<Real> p0 = c + x0;
     const Vec3<Real> p1 = p0 + a1 * e1;
     const Vec3<Real> p2 = p1 + a2 * e2;
-    const M3 dp0 = dc + dx0;
-    const M3 dp1 = dp0 + M3::outer(e1, da1) + a1 * de1;
-    const M3 dp2 = dp1 + M3::outer(e2, da2) + a2 * de2;
-    const Vec3<Real> w0 = p0 / norm(p0), w1 = p1 / norm(p1), w2 = p2 / norm(p2);
-    const M3 dw0 = normalise_jacobian(p0) * dp0, dw1 = normalise_jacobian(p1) * dp1, dw2 = normalise_jacobian(p2) * dp2;
+    const Real n0 = norm(p0), n1 = norm(p1), n2 = norm(p2);
+    const Vec3<Real> w0 = p0 / n0, w1 = p1 / n1, w2 = p2 / n2;
     const Vec3<Real> gbar1 = system.site_discrete_gradient(left, w0, w1, right);
     const Vec3<Real> gbar2 = system.site_discrete_gradient(left, w1, w2, right);
     const SiteDiscreteGradientJacobian<Real> j1 = system.site_discrete_gradient_jacobian(left, w0, w1, right);
     const SiteDiscreteGradientJacobian<Real> j2 = system.site_discrete_gradient_jacobian(left, w1, w2, right);
-    const detail::ChordJacobian<Real> q1 = detail::ia_chord_jacobian(p0, a1, e1);
-    const detail::ChordJacobian<Real> q2 = detail::ia_chord_jacobian(p1, a2, e2);
+    const detail::ChordPullback<Real> q1 = detail::ia_chord_pullback(p0, n0, a1, e1, n1, gbar1);
+    const detail::ChordPullback<Real> q2 = detail::ia_chord_pullback(p1, n1, a2, e2, n2, gbar2);
     const Real g1 = dot(gbar1, q1.q), g2 = dot(gbar2, q2.q);
-    // dg_k = q_k^T d gbar_k + gbar_k^T d q_k (rows in v_i).
-    const Vec3<Real> dg1 = row_times(q1.q, j1.start * dw0 + j1.end * dw1) +
-                           row_times(gbar1, q1.dp * dp0 + M3::outer(q1.dt, da1) + q1.de * de1);
-    const Vec3<Real> dg2 = row_times(q2.q, j2.start * dw1 + j2.end * dw2) +
-                           row_times(gbar2, q2.dp * dp1 + M3::outer(q2.dt, da2) + q2.de * de2);
-    dg.self += M3::outer(e1, dg1) + g1 * de1 + M3::outer(e2, dg2) + g2 * de2;
+    // dg_1 = q_1^T (J1_start dw_0 + J1_end dw_1) + (gbar_1^T dq_1/dp) dp_0 + (gbar_1 . dq_1/dt) da_1
+    // + (gbar_1^T dq_1/de) de_1 with dw_k = N(p_k) dp_k, and dg_2 alike one leg on. The rows on
+    // dp_2 and dp_1 are pushed down the walk (dp_2 = dp_1 + e_2 da_2 + a_2 de_2,
+    // dp_1 = dp_0 + e_1 da_1 + a_1 de_1), so that each dg_k is
+    //   on_p0 . dp_0 + on_a1 da_1 + on_e1 . de_1 + on_a2 da_2 + on_e2 . de_2.
+    const Vec3<Real> s0 = detail::normalise_pullback(w0, n0, row_times(q1.q, j1.start)) + q1.dp;
+    const Vec3<Real> s1 = detail::normalise_pullback(w1, n1, row_times(q1.q, j1.end));
+    const Vec3<Real> t1 = detail::normalise_pullback(w1, n1, row_times(q2.q, j2.start)) + q2.dp;
+    const Vec3<Real> t2 = detail::normalise_pullback(w2, n2, row_times(q2.q, j2.end));
+    const Vec3<Real> t = t1 + t2;
+    struct Rows {
+        Vec3<Real> on_p0;
+        Real on_a1;
+        Vec3<Real> on_e1;
+        Real on_a2;
+        Vec3<Real> on_e2;
+    };
+    const Rows walk[2] = {{s0 + s1, dot(s1, e1) + q1.dt, a1 * s1 + q1.de, Real(0), Vec3<Real>{}},
+                          {t, dot(t, e1), a1 * t, dot(t2, e2) + q2.dt, a2 * t2 + q2.de}};
+    // Then down to dc and to the own spin's d phi_c^{-1}/dv_i (M below): de_k = B_k dc,
+    // da_k = eta^T de_k + e_k^T deta, deta = dxt - dx_0, dp_0 = dc + dx_0, where
+    // dx = (d phi_c^{-1}/dc) dc, plus M for the one of from, to that is v_i.
+    const Vec3<Real>& own = own_is_to ? to : from;
+    const Real inv_cu = Real(1) / dot(c, own);
+    Vec3<Real> dg_rows[2];
+    for (int k = 0; k < 2; ++k) {
+        const Rows& w = walk[k];
+        // Rows on deta (through da_1, da_2) and on dx_0 (through dp_0 and -deta).
+        const Vec3<Real> on_eta = w.on_a1 * e1 + w.on_a2 * e2;
+        const Vec3<Real> on_x0 = w.on_p0 - on_eta;
+        const Vec3<Real> on_dc = w.on_p0 + detail::inverse_retract_dc_pullback(c, from, on_x0) +
+                                 detail::inverse_retract_dc_pullback(c, to, on_eta) +
+                                 row_times(w.on_e1 + w.on_a1 * eta, basis.de1) +
+                                 row_times(w.on_e2 + w.on_a2 * eta, basis.de2);
+        // M = d phi_c^{-1}(own)/d own = (I - own c^T/(c.own))/(c.own).
+        const Vec3<Real> on_own = own_is_to ? on_eta : on_x0;
+        const Vec3<Real> through_own = inv_cu * (on_own - (inv_cu * dot(on_own, own)) * c);
+        dg_rows[k] = row_times(on_dc, dc) + through_own;
+    }
+    dg.self += M3::outer(e1, dg_rows[0]) + M3::outer(e2, dg_rows[1]) + (g1 * basis.de1 + g2 * basis.de2) * dc;
     // The neighbours enter through gbar's left and right arguments only.
     if (left_from_to == own_is_to)
         dg.left += M3::outer(e1, row_times(q1.q, j1.left)) + M3::outer(e2, row_times(q2.q, j2.left));
