@@ -242,6 +242,43 @@ TEST(AnalyticJacobians, CollocationOracleComparisonDetectsAWrongHessian) {
     EXPECT_GT(collocation_defect<2>(WrongHessian{anisotropic()}, 4, residual), 1e-3);
 }
 
+// Plain Itoh-Abe's centre is u, so its Jacobian leaves out the terms through dc (FixedCentre):
+// they were products with a zero dc, and the blocks must be the same bits as with dc = 0 given
+// (and so the oracle comparison above, which takes the FixedCentre form for ia, covers both).
+template <class System>
+void expect_fixed_centre_is_zero_dc(const System& system, int d) {
+    Lcg rng{0xfc00ULL + static_cast<std::uint64_t>(d)};
+    const gs::ItohAbeGradient<gs::IaDirection::forward> gradient{};
+    for (int trial = 0; trial < 20; ++trial) {
+        const RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
+        for (int i = 0; i < d; ++i) {
+            const int il = (i + d - 1) % d, ir = (i + 1) % d;
+            const auto spin = [](const std::vector<double>& x, int j) {
+                return V{x[3 * j], x[3 * j + 1], x[3 * j + 2]};
+            };
+            const gs::Neighbourhood<double, double> n{
+                i, d, spin(s.u, il), spin(s.u, i), spin(s.u, ir), spin(s.v, il), spin(s.v, i), spin(s.v, ir)};
+            gs::NeighbourJacobian<double> fixed, zero;
+            const V g_fixed = gradient.linearise(system, n, n.u, gs::FixedCentre{}, fixed);
+            const V g_zero = gradient.linearise(system, n, n.u, M::zero(), zero);
+            for (int r = 0; r < 3; ++r) {
+                EXPECT_EQ(g_fixed[r], g_zero[r]) << System::name;
+                for (int c = 0; c < 3; ++c) {
+                    EXPECT_EQ(fixed.left.m[r][c], zero.left.m[r][c]) << System::name << " spin " << i;
+                    EXPECT_EQ(fixed.self.m[r][c], zero.self.m[r][c]) << System::name << " spin " << i;
+                    EXPECT_EQ(fixed.right.m[r][c], zero.right.m[r][c]) << System::name << " spin " << i;
+                }
+            }
+        }
+    }
+}
+
+TEST(AnalyticJacobians, FixedCentreFormIsTheZeroDcFormBitForBit) {
+    expect_fixed_centre_is_zero_dc(top(), 1);
+    expect_fixed_centre_is_zero_dc(gs::HeisenbergChain<double>{}, 7);
+    expect_fixed_centre_is_zero_dc(anisotropic(), 7);
+}
+
 TEST(AnalyticJacobians, HeisenbergChainMatchesDualNumbers) {
     for (int d : {2, 3, 7}) check_all(gs::HeisenbergChain<double>{}, d);
 }

@@ -285,7 +285,12 @@ struct DrgStage {
             dc = normalise_jacobian(n.u + n.v);
         }
         NeighbourJacobian<Real> dg;
-        const Vec3<Real> g = gradient.linearise(system, n, c, dc, dg);
+        Vec3<Real> g;
+        if constexpr (centre == Centre::start && requires { gradient.linearise(system, n, c, FixedCentre{}, dg); }) {
+            g = gradient.linearise(system, n, c, FixedCentre{}, dg);  // dc = 0: its terms left out
+        } else {
+            g = gradient.linearise(system, n, c, dc, dg);
+        }
         stage_blocks_into(
             n, c, g, [&](int side) -> const M3& { return side < 0 ? dg.left : dg.right; },
             [&]() -> const M3& { return dg.self; }, [&]() -> const M3& { return dc; }, out, sink);

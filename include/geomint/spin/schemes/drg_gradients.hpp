@@ -26,6 +26,11 @@ struct Neighbourhood {
     Vec3<T> vl, v, vr;     // v_{i-1}, v_i, v_{i+1}
 };
 
+// In place of dc = dc/dv_i for a gradient's linearise when the centre does not depend on v (plain
+// Itoh-Abe's c = u): the terms through dc are then products with zero, and a gradient that takes
+// this tag leaves them out (itoh_abe_linearised; the same blocks, bit for bit).
+struct FixedCentre {};
+
 // Below this |increment| a divided difference loses too many digits to round-off; a derivative
 // at the middle of the increment is used instead, exact to O(alpha^3) ~ eps (math §2.2, "needs a
 // tolerance, not == 0").
@@ -830,9 +835,9 @@ GEOMINT_HD Vec3<Real> inverse_retract_dc_pullback(const Vec3<Real>& c, const Vec
 
 // The Itoh-Abe DRG above with its derivatives, in plain Real, for the analytic Jacobian of
 // DrgStage. One of `from`, `to` is the unknown v_i (`own_is_to`), the other the known u_i; dc is
-// dc/dv_i (zero for a fixed centre). Adds to dg the derivatives of the result in v_i and in the
-// unknown neighbours that the walk reads: the left argument is v_{i-1} when it is taken from the
-// unknown side, and so on.
+// dc/dv_i, or FixedCentre (ia: the terms through dc left out). Adds to dg the derivatives of the
+// result in v_i and in the unknown neighbours that the walk reads: the left argument is v_{i-1}
+// when it is taken from the unknown side, and so on.
 // The result is g_1 e_1 + g_2 e_2 with two scalars g_k = gbar_k . q_k, so their derivatives are
 // taken in reverse (rows pulled back from g_k towards v_i, vector times matrix), not forward
 // (a 3 x 3 derivative carried by every intermediate): the same Jacobian with 2.1x fewer
@@ -841,16 +846,23 @@ GEOMINT_HD Vec3<Real> inverse_retract_dc_pullback(const Vec3<Real>& c, const Vec
 // p_0 = c + x_0, p_1 = p_0 + a_1 e_1, p_2 = p_1 + a_2 e_2, w_k = p_k/|p_k|,
 // gbar_1 = gbar(w_0, w_1), q_1 = ia_chord from p_0 along a_1 e_1, gbar_2 = gbar(w_1, w_2),
 // q_2 = ia_chord from p_1 along a_2 e_2.
-template <class System, class Real>
-GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c, const Mat3<Real>& dc,
-                                          Real side, const Vec3<Real>& from_l, const Vec3<Real>& from,
-                                          const Vec3<Real>& from_r, const Vec3<Real>& to_l, const Vec3<Real>& to,
-                                          const Vec3<Real>& to_r, bool own_is_to, NeighbourJacobian<Real>& dg) {
+template <class System, class Real, class CentreJacobian>
+GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c,
+                                          const CentreJacobian& dc, Real side, const Vec3<Real>& from_l,
+                                          const Vec3<Real>& from, const Vec3<Real>& from_r, const Vec3<Real>& to_l,
+                                          const Vec3<Real>& to, const Vec3<Real>& to_r, bool own_is_to,
+                                          NeighbourJacobian<Real>& dg) {
     using M3 = Mat3<Real>;
     const bool left_from_to = i > 0, right_from_to = !(i < d - 1);
     const Vec3<Real> left = left_from_to ? to_l : from_l;
     const Vec3<Real> right = right_from_to ? to_r : from_r;
-    const detail::BasisJacobian<Real> basis = detail::tangent_basis_jacobian(c, side);
+    constexpr bool centre_moves = !std::is_same_v<CentreJacobian, FixedCentre>;
+    detail::BasisJacobian<Real> basis;
+    if constexpr (centre_moves) {
+        basis = detail::tangent_basis_jacobian(c, side);
+    } else {
+        tangent_basis(c, side, basis.e1, basis.e2);
+    }
     const Vec3<Real>&e1 = basis.e1, &e2 = basis.e2;
     const Vec3<Real> x0 = inverse_retract(c, from), xt = inverse_retract(c, to);
     const Vec3<Real> eta = xt - x0;
@@ -897,16 +909,21 @@ GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, co
         // Rows on deta (through da_1, da_2) and on dx_0 (through dp_0 and -deta).
         const Vec3<Real> on_eta = w.on_a1 * e1 + w.on_a2 * e2;
         const Vec3<Real> on_x0 = w.on_p0 - on_eta;
-        const Vec3<Real> on_dc = w.on_p0 + detail::inverse_retract_dc_pullback(c, from, on_x0) +
-                                 detail::inverse_retract_dc_pullback(c, to, on_eta) +
-                                 row_times(w.on_e1 + w.on_a1 * eta, basis.de1) +
-                                 row_times(w.on_e2 + w.on_a2 * eta, basis.de2);
         // M = d phi_c^{-1}(own)/d own = (I - own c^T/(c.own))/(c.own).
         const Vec3<Real> on_own = own_is_to ? on_eta : on_x0;
         const Vec3<Real> through_own = inv_cu * (on_own - (inv_cu * dot(on_own, own)) * c);
-        dg_rows[k] = row_times(on_dc, dc) + through_own;
+        if constexpr (centre_moves) {
+            const Vec3<Real> on_dc = w.on_p0 + detail::inverse_retract_dc_pullback(c, from, on_x0) +
+                                     detail::inverse_retract_dc_pullback(c, to, on_eta) +
+                                     row_times(w.on_e1 + w.on_a1 * eta, basis.de1) +
+                                     row_times(w.on_e2 + w.on_a2 * eta, basis.de2);
+            dg_rows[k] = row_times(on_dc, dc) + through_own;
+        } else {
+            dg_rows[k] = through_own;
+        }
     }
-    dg.self += M3::outer(e1, dg_rows[0]) + M3::outer(e2, dg_rows[1]) + (g1 * basis.de1 + g2 * basis.de2) * dc;
+    dg.self += M3::outer(e1, dg_rows[0]) + M3::outer(e2, dg_rows[1]);
+    if constexpr (centre_moves) dg.self += (g1 * basis.de1 + g2 * basis.de2) * dc;
     // The neighbours enter through gbar's left and right arguments only.
     if (left_from_to == own_is_to)
         dg.left += M3::outer(e1, row_times(q1.q, j1.left)) + M3::outer(e2, row_times(q2.q, j2.left));
@@ -939,12 +956,13 @@ struct ItohAbeGradient {
     }
 
     // g and its total derivatives (itoh_abe_linearised). For the top the neighbour arguments are
-    // ignored by the system (zero blocks); they are folded into the own block all the same.
-    template <class System, class Real>
-    requires HasSiteDiscreteGradientJacobian<System, Real> GEOMINT_HD Vec3<Real> linearise(
-        const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
-        NeighbourJacobian<Real>& dg)
-    const {
+    // ignored by the system (zero blocks); they are folded into the own block all the same. dc:
+    // dc/dv_i, or FixedCentre for plain Itoh-Abe's c = u (DrgStage::linearise_into).
+    template <class System, class Real, class CentreJacobian>
+    requires HasSiteDiscreteGradientJacobian<System, Real> &&(std::is_same_v<CentreJacobian, Mat3<Real>> ||
+                                                              std::is_same_v<CentreJacobian, FixedCentre>)
+        GEOMINT_HD Vec3<Real> linearise(const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>& c,
+                                        const CentreJacobian& dc, NeighbourJacobian<Real>& dg) const {
         using M3 = Mat3<Real>;
         const Real side = n.u.z;
         dg = {M3::zero(), M3::zero(), M3::zero()};
