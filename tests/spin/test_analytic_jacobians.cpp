@@ -250,14 +250,12 @@ void expect_fixed_centre_is_zero_dc(const System& system, int d) {
     Lcg rng{0xfc00ULL + static_cast<std::uint64_t>(d)};
     const gs::ItohAbeGradient<gs::IaDirection::forward> gradient{};
     for (int trial = 0; trial < 20; ++trial) {
-        const RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
+        RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
+        const gs::StridedSpins<double> u{s.u.data(), 1, d}, v{s.v.data(), 1, d};
         for (int i = 0; i < d; ++i) {
-            const int il = (i + d - 1) % d, ir = (i + 1) % d;
-            const auto spin = [](const std::vector<double>& x, int j) {
-                return V{x[3 * j], x[3 * j + 1], x[3 * j + 2]};
-            };
-            const gs::Neighbourhood<double, double> n{
-                i, d, spin(s.u, il), spin(s.u, i), spin(s.u, ir), spin(s.v, il), spin(s.v, i), spin(s.v, ir)};
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const gs::Neighbourhood<double, double> n{i,         d,         u.get(il), u.get(i),
+                                                      u.get(ir), v.get(il), v.get(i),  v.get(ir)};
             gs::NeighbourJacobian<double> fixed, zero;
             const V g_fixed = gradient.linearise(system, n, n.u, gs::FixedCentre{}, fixed);
             const V g_zero = gradient.linearise(system, n, n.u, M::zero(), zero);
