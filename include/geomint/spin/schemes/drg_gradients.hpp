@@ -818,12 +818,6 @@ GEOMINT_HD BasisJacobian<Real> tangent_basis_jacobian(const Vec3<Real>& c, Real 
     return j;
 }
 
-// r^T d(y)/dp = (r - y (y.r))/|p| for y = p/|p| (normalise_jacobian, which is symmetric).
-template <class Real>
-GEOMINT_HD Vec3<Real> normalise_pullback(const Vec3<Real>& y, Real length, const Vec3<Real>& r) {
-    return (r - dot(y, r) * y) / length;
-}
-
 // r^T d phi_c^{-1}(u)/dc = -r - u (u.r)/(c.u)^2 (inverse_retract_dc).
 template <class Real>
 GEOMINT_HD Vec3<Real> inverse_retract_dc_pullback(const Vec3<Real>& c, const Vec3<Real>& u, const Vec3<Real>& r) {
@@ -831,40 +825,50 @@ GEOMINT_HD Vec3<Real> inverse_retract_dc_pullback(const Vec3<Real>& c, const Vec
     return Real(-1) * (r + (inv * inv * dot(u, r)) * u);
 }
 
-}  // namespace detail
+// The tangent basis at c, with its Jacobians in c when the centre moves (dc/dv given).
+template <class Real, class CentreJacobian>
+GEOMINT_HD BasisJacobian<Real> ia_basis(const Vec3<Real>& c, Real side) {
+    BasisJacobian<Real> basis;
+    if constexpr (std::is_same_v<CentreJacobian, FixedCentre>) {
+        tangent_basis(c, side, basis.e1, basis.e2);  // de1, de2 are never read
+    } else {
+        basis = tangent_basis_jacobian(c, side);
+    }
+    return basis;
+}
 
-// The Itoh-Abe DRG above with its derivatives, in plain Real, for the analytic Jacobian of
-// DrgStage. One of `from`, `to` is the unknown v_i (`own_is_to`), the other the known u_i; dc is
-// dc/dv_i, or FixedCentre (ia: the terms through dc left out). Adds to dg the derivatives of the
-// result in v_i and in the unknown neighbours that the walk reads: the left argument is v_{i-1}
-// when it is taken from the unknown side, and so on.
-// The result is g_1 e_1 + g_2 e_2 with two scalars g_k = gbar_k . q_k, so their derivatives are
-// taken in reverse (rows pulled back from g_k towards v_i, vector times matrix), not forward
-// (a 3 x 3 derivative carried by every intermediate): the same Jacobian with 2.1x fewer
-// instructions (callgrind; bench/RESULTS.md, "The Itoh-Abe Jacobian in reverse").
-// The walk: eta = phi_c^{-1}(to) - x_0, x_0 = phi_c^{-1}(from), a_k = e_k . eta,
-// p_0 = c + x_0, p_1 = p_0 + a_1 e_1, p_2 = p_1 + a_2 e_2, w_k = p_k/|p_k|,
-// gbar_1 = gbar(w_0, w_1), q_1 = ia_chord from p_0 along a_1 e_1, gbar_2 = gbar(w_1, w_2),
-// q_2 = ia_chord from p_1 along a_2 e_2.
-template <class System, class Real, class CentreJacobian>
-GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c,
-                                          const CentreJacobian& dc, Real side, const Vec3<Real>& from_l,
-                                          const Vec3<Real>& from, const Vec3<Real>& from_r, const Vec3<Real>& to_l,
-                                          const Vec3<Real>& to, const Vec3<Real>& to_r, bool own_is_to,
-                                          NeighbourJacobian<Real>& dg) {
+// What Itoh-Abe walks hand on for their legs k = 0, 1 (g_k = gbar_k . q_k): g_k, and the rows of
+// dg_k on the walk's inputs that depend on c and v_i: dp_0 directly (on_c), dx_known and dx_own
+// (x = phi_c^{-1} of the known u_i and of the unknown v_i, the walk's start and end in either
+// order) and de_1, de_2. Linear in them, so two walks at the same c add their rows here and they
+// are pulled back through c once (ia_walk_finish).
+template <class Real>
+struct IaWalkRows {
+    Real g[2];
+    Vec3<Real> on_c[2], on_known[2], on_own[2], on_e1[2], on_e2[2];
+};
+
+// The walk from x0 = phi_c^{-1}(from) to xt = phi_c^{-1}(to) in the basis (e1, e2) at c (v_i is
+// `to` when own_is_to, else `from`): its rows set into `into` (accumulate = false) or added to them
+// (true), and its derivatives in the unknown neighbours added to dg: the left argument is v_{i-1}
+// when it is taken from the unknown side, and so on (they enter through gbar's left and right
+// arguments only). With a fixed centre only g and the rows on dx_own are formed, the others are
+// never read. The rows are written into the caller's, not returned: returned by value, the two
+// walks' rows took the symmetrised top 1.2x more time with fewer instructions (bench_spin); and
+// the choices are template arguments, so that a single walk costs what it did as one function
+// (run-time choices and rows that are never read cost ia 4.8% more instructions on the top).
+// The walk: eta = xt - x0, a_k = e_k . eta, p_0 = c + x0, p_1 = p_0 + a_1 e_1,
+// p_2 = p_1 + a_2 e_2, w_k = p_k/|p_k|, gbar_1 = gbar(w_0, w_1), q_1 = ia_chord from p_0 along
+// a_1 e_1, gbar_2 = gbar(w_1, w_2), q_2 = ia_chord from p_1 along a_2 e_2.
+template <bool own_is_to, bool centre_moves, bool accumulate, class System, class Real>
+GEOMINT_HD void ia_walk_rows(const System& system, int i, int d, const Vec3<Real>& c, const Vec3<Real>& e1,
+                             const Vec3<Real>& e2, const Vec3<Real>& x0, const Vec3<Real>& xt, const Vec3<Real>& from_l,
+                             const Vec3<Real>& from_r, const Vec3<Real>& to_l, const Vec3<Real>& to_r,
+                             NeighbourJacobian<Real>& dg, IaWalkRows<Real>& into) {
     using M3 = Mat3<Real>;
     const bool left_from_to = i > 0, right_from_to = !(i < d - 1);
     const Vec3<Real> left = left_from_to ? to_l : from_l;
     const Vec3<Real> right = right_from_to ? to_r : from_r;
-    constexpr bool centre_moves = !std::is_same_v<CentreJacobian, FixedCentre>;
-    detail::BasisJacobian<Real> basis;
-    if constexpr (centre_moves) {
-        basis = detail::tangent_basis_jacobian(c, side);
-    } else {
-        tangent_basis(c, side, basis.e1, basis.e2);
-    }
-    const Vec3<Real>&e1 = basis.e1, &e2 = basis.e2;
-    const Vec3<Real> x0 = inverse_retract(c, from), xt = inverse_retract(c, to);
     const Vec3<Real> eta = xt - x0;
     const Real a1 = dot(e1, eta), a2 = dot(e2, eta);
     const Vec3<Real> p0 = c + x0;
@@ -876,18 +880,17 @@ GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, co
     const Vec3<Real> gbar2 = system.site_discrete_gradient(left, w1, w2, right);
     const SiteDiscreteGradientJacobian<Real> j1 = system.site_discrete_gradient_jacobian(left, w0, w1, right);
     const SiteDiscreteGradientJacobian<Real> j2 = system.site_discrete_gradient_jacobian(left, w1, w2, right);
-    const detail::ChordPullback<Real> q1 = detail::ia_chord_pullback(p0, n0, a1, e1, n1, gbar1);
-    const detail::ChordPullback<Real> q2 = detail::ia_chord_pullback(p1, n1, a2, e2, n2, gbar2);
-    const Real g1 = dot(gbar1, q1.q), g2 = dot(gbar2, q2.q);
+    const ChordPullback<Real> q1 = ia_chord_pullback(p0, n0, a1, e1, n1, gbar1);
+    const ChordPullback<Real> q2 = ia_chord_pullback(p1, n1, a2, e2, n2, gbar2);
     // dg_1 = q_1^T (J1_start dw_0 + J1_end dw_1) + (gbar_1^T dq_1/dp) dp_0 + (gbar_1 . dq_1/dt) da_1
-    // + (gbar_1^T dq_1/de) de_1 with dw_k = N(p_k) dp_k, and dg_2 alike one leg on. The rows on
-    // dp_2 and dp_1 are pushed down the walk (dp_2 = dp_1 + e_2 da_2 + a_2 de_2,
-    // dp_1 = dp_0 + e_1 da_1 + a_1 de_1), so that each dg_k is
+    // + (gbar_1^T dq_1/de) de_1 with dw_k = N(p_k) dp_k (r^T N(p) = tangent_retract_at(w, |p|, r),
+    // N symmetric), and dg_2 alike one leg on. The rows on dp_2 and dp_1 are pushed down the walk
+    // (dp_2 = dp_1 + e_2 da_2 + a_2 de_2, dp_1 = dp_0 + e_1 da_1 + a_1 de_1), so that each dg_k is
     //   on_p0 . dp_0 + on_a1 da_1 + on_e1 . de_1 + on_a2 da_2 + on_e2 . de_2.
-    const Vec3<Real> s0 = detail::normalise_pullback(w0, n0, row_times(q1.q, j1.start)) + q1.dp;
-    const Vec3<Real> s1 = detail::normalise_pullback(w1, n1, row_times(q1.q, j1.end));
-    const Vec3<Real> t1 = detail::normalise_pullback(w1, n1, row_times(q2.q, j2.start)) + q2.dp;
-    const Vec3<Real> t2 = detail::normalise_pullback(w2, n2, row_times(q2.q, j2.end));
+    const Vec3<Real> s0 = tangent_retract_at(w0, n0, row_times(q1.q, j1.start)) + q1.dp;
+    const Vec3<Real> s1 = tangent_retract_at(w1, n1, row_times(q1.q, j1.end));
+    const Vec3<Real> t1 = tangent_retract_at(w1, n1, row_times(q2.q, j2.start)) + q2.dp;
+    const Vec3<Real> t2 = tangent_retract_at(w2, n2, row_times(q2.q, j2.end));
     const Vec3<Real> t = t1 + t2;
     struct Rows {
         Vec3<Real> on_p0;
@@ -898,38 +901,115 @@ GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, co
     };
     const Rows walk[2] = {{s0 + s1, dot(s1, e1) + q1.dt, a1 * s1 + q1.de, Real(0), Vec3<Real>{}},
                           {t, dot(t, e1), a1 * t, dot(t2, e2) + q2.dt, a2 * t2 + q2.de}};
-    // Then down to dc and to the own spin's d phi_c^{-1}/dv_i (M below): de_k = B_k dc,
-    // da_k = eta^T de_k + e_k^T deta, deta = dxt - dx_0, dp_0 = dc + dx_0, where
-    // dx = (d phi_c^{-1}/dc) dc, plus M for the one of from, to that is v_i.
-    const Vec3<Real>& own = own_is_to ? to : from;
+    const auto put = [](auto& to, const auto& value) {
+        if constexpr (accumulate) {
+            to += value;
+        } else {
+            to = value;
+        }
+    };
+    put(into.g[0], dot(gbar1, q1.q));
+    put(into.g[1], dot(gbar2, q2.q));
+    // Then on to eta (through da_1, da_2: da_k = eta^T de_k + e_k^T deta) and x0 (through dp_0 and
+    // -deta), with deta = dxt - dx0 and dp_0 = dc + dx0.
+    for (int k = 0; k < 2; ++k) {
+        const Rows& w = walk[k];
+        const Vec3<Real> on_eta = w.on_a1 * e1 + w.on_a2 * e2;
+        const Vec3<Real> on_x0 = w.on_p0 - on_eta;
+        if constexpr (own_is_to) {
+            put(into.on_own[k], on_eta);
+        } else {
+            put(into.on_own[k], on_x0);
+        }
+        if constexpr (centre_moves) {
+            put(into.on_c[k], w.on_p0);
+            put(into.on_known[k], own_is_to ? on_x0 : on_eta);
+            put(into.on_e1[k], w.on_e1 + w.on_a1 * eta);
+            put(into.on_e2[k], w.on_e2 + w.on_a2 * eta);
+        }
+    }
+    if (left_from_to == own_is_to)
+        dg.left += M3::outer(e1, row_times(q1.q, j1.left)) + M3::outer(e2, row_times(q2.q, j2.left));
+    if (right_from_to == own_is_to)
+        dg.right += M3::outer(e1, row_times(q1.q, j1.right)) + M3::outer(e2, row_times(q2.q, j2.right));
+}
+
+// Rows of a walk (or of two at the same c, added) pulled back to v_i and added to dg.self as
+// e_1 dg_1 + e_2 dg_2 + (g_1 de_1 + g_2 de_2) dc: de_k = B_k dc, dx = (d phi_c^{-1}/dc) dc for
+// x = phi_c^{-1} of the known u_i and of the unknown v_i, plus M = d phi_c^{-1}(v_i)/dv_i for the
+// latter. With FixedCentre (dc = 0) the terms through dc are left out. `own_is_to` orders the two
+// phi_c^{-1} terms as the walk's start and end (the same sum, rounded as the walk's order gives).
+template <bool own_is_to, class Real, class CentreJacobian>
+GEOMINT_HD void ia_walk_finish(const IaWalkRows<Real>& r, const Vec3<Real>& c, const CentreJacobian& dc,
+                               const BasisJacobian<Real>& basis, const Vec3<Real>& known, const Vec3<Real>& own,
+                               NeighbourJacobian<Real>& dg) {
+    using M3 = Mat3<Real>;
+    constexpr bool centre_moves = !std::is_same_v<CentreJacobian, FixedCentre>;
     const Real inv_cu = Real(1) / dot(c, own);
     Vec3<Real> dg_rows[2];
     for (int k = 0; k < 2; ++k) {
-        const Rows& w = walk[k];
-        // Rows on deta (through da_1, da_2) and on dx_0 (through dp_0 and -deta).
-        const Vec3<Real> on_eta = w.on_a1 * e1 + w.on_a2 * e2;
-        const Vec3<Real> on_x0 = w.on_p0 - on_eta;
-        // M = d phi_c^{-1}(own)/d own = (I - own c^T/(c.own))/(c.own).
-        const Vec3<Real> on_own = own_is_to ? on_eta : on_x0;
-        const Vec3<Real> through_own = inv_cu * (on_own - (inv_cu * dot(on_own, own)) * c);
+        // M^T on_own = (on_own - c (own.on_own)/(c.own))/(c.own), tangent_inverse_retract_transpose
+        // with one division where that takes four.
+        const Vec3<Real> through_own = inv_cu * (r.on_own[k] - (inv_cu * dot(r.on_own[k], own)) * c);
         if constexpr (centre_moves) {
-            const Vec3<Real> on_dc = w.on_p0 + detail::inverse_retract_dc_pullback(c, from, on_x0) +
-                                     detail::inverse_retract_dc_pullback(c, to, on_eta) +
-                                     row_times(w.on_e1 + w.on_a1 * eta, basis.de1) +
-                                     row_times(w.on_e2 + w.on_a2 * eta, basis.de2);
+            const Vec3<Real> via_known = inverse_retract_dc_pullback(c, known, r.on_known[k]);
+            const Vec3<Real> via_own = inverse_retract_dc_pullback(c, own, r.on_own[k]);
+            const Vec3<Real> on_dc = r.on_c[k] + (own_is_to ? via_known : via_own) + (own_is_to ? via_own : via_known) +
+                                     row_times(r.on_e1[k], basis.de1) + row_times(r.on_e2[k], basis.de2);
             dg_rows[k] = row_times(on_dc, dc) + through_own;
         } else {
             dg_rows[k] = through_own;
         }
     }
-    dg.self += M3::outer(e1, dg_rows[0]) + M3::outer(e2, dg_rows[1]);
-    if constexpr (centre_moves) dg.self += (g1 * basis.de1 + g2 * basis.de2) * dc;
-    // The neighbours enter through gbar's left and right arguments only.
-    if (left_from_to == own_is_to)
-        dg.left += M3::outer(e1, row_times(q1.q, j1.left)) + M3::outer(e2, row_times(q2.q, j2.left));
-    if (right_from_to == own_is_to)
-        dg.right += M3::outer(e1, row_times(q1.q, j1.right)) + M3::outer(e2, row_times(q2.q, j2.right));
-    return g1 * e1 + g2 * e2;
+    dg.self += M3::outer(basis.e1, dg_rows[0]) + M3::outer(basis.e2, dg_rows[1]);
+    if constexpr (centre_moves) dg.self += (r.g[0] * basis.de1 + r.g[1] * basis.de2) * dc;
+}
+
+}  // namespace detail
+
+// The Itoh-Abe DRG above with its derivatives, in plain Real, for the analytic Jacobian of
+// DrgStage. One of `from`, `to` is the unknown v_i (`own_is_to`), the other the known u_i; dc is
+// dc/dv_i, or FixedCentre (ia: the terms through dc left out). Adds to dg the derivatives of the
+// result in v_i and in the unknown neighbours that the walk reads.
+// The result is g_1 e_1 + g_2 e_2 with two scalars g_k = gbar_k . q_k, so their derivatives are
+// taken in reverse (rows pulled back from g_k towards v_i, vector times matrix: ia_walk_rows,
+// ia_walk_finish), not forward (a 3 x 3 derivative carried by every intermediate): the same
+// Jacobian with 2.1x fewer instructions (callgrind; bench/RESULTS.md, "The Itoh-Abe Jacobian in
+// reverse").
+template <bool own_is_to, class System, class Real, class CentreJacobian>
+GEOMINT_HD Vec3<Real> itoh_abe_linearised(const System& system, int i, int d, const Vec3<Real>& c,
+                                          const CentreJacobian& dc, Real side, const Vec3<Real>& from_l,
+                                          const Vec3<Real>& from, const Vec3<Real>& from_r, const Vec3<Real>& to_l,
+                                          const Vec3<Real>& to, const Vec3<Real>& to_r, NeighbourJacobian<Real>& dg) {
+    constexpr bool centre_moves = !std::is_same_v<CentreJacobian, FixedCentre>;
+    const detail::BasisJacobian<Real> basis = detail::ia_basis<Real, CentreJacobian>(c, side);
+    detail::IaWalkRows<Real> rows;
+    detail::ia_walk_rows<own_is_to, centre_moves, false>(system, i, d, c, basis.e1, basis.e2, inverse_retract(c, from),
+                                                         inverse_retract(c, to), from_l, from_r, to_l, to_r, dg, rows);
+    detail::ia_walk_finish<own_is_to>(rows, c, dc, basis, own_is_to ? from : to, own_is_to ? to : from, dg);
+    return rows.g[0] * basis.e1 + rows.g[1] * basis.e2;
+}
+
+// The symmetrised Itoh-Abe DRG's two walks, IA(u, v) and IA(v, u), with their derivatives, for
+// spin i's neighbourhood n (v the unknown): both at the same c, so the basis and its Jacobians,
+// phi_c^{-1}(u) and phi_c^{-1}(v) are formed once, and the two walks' rows are added before they
+// are pulled back through c and phi_c^{-1} (linear in them; ia_walk_finish): one pull-back where
+// itoh_abe_linearised twice took two. Returns g_1 e_1 + g_2 e_2 with each g_k the sum of the two
+// walks' (IA(u, v) + IA(v, u)) and adds the sum of their derivatives to dg.
+template <class System, class Real, class CentreJacobian>
+GEOMINT_HD Vec3<Real> itoh_abe_pair_linearised(const System& system, const Neighbourhood<Real, Real>& n,
+                                               const Vec3<Real>& c, const CentreJacobian& dc, Real side,
+                                               NeighbourJacobian<Real>& dg) {
+    constexpr bool centre_moves = !std::is_same_v<CentreJacobian, FixedCentre>;
+    const detail::BasisJacobian<Real> basis = detail::ia_basis<Real, CentreJacobian>(c, side);
+    const Vec3<Real> xu = inverse_retract(c, n.u), xv = inverse_retract(c, n.v);
+    detail::IaWalkRows<Real> rows;
+    detail::ia_walk_rows<true, centre_moves, false>(system, n.i, n.d, c, basis.e1, basis.e2, xu, xv, n.ul, n.ur, n.vl,
+                                                    n.vr, dg, rows);
+    detail::ia_walk_rows<false, centre_moves, true>(system, n.i, n.d, c, basis.e1, basis.e2, xv, xu, n.vl, n.vr, n.ul,
+                                                    n.ur, dg, rows);
+    detail::ia_walk_finish<true>(rows, c, dc, basis, n.u, n.v, dg);
+    return rows.g[0] * basis.e1 + rows.g[1] * basis.e2;
 }
 
 // Which Itoh-Abe DRG: IA(u, v), its adjoint's IA(v, u), or the symmetrised mean (math §2.2).
@@ -955,7 +1035,8 @@ struct ItohAbeGradient {
         }
     }
 
-    // g and its total derivatives (itoh_abe_linearised). For the top the neighbour arguments are
+    // g and its total derivatives (itoh_abe_linearised; the symmetrised mean's two walks together,
+    // itoh_abe_pair_linearised). For the top the neighbour arguments are
     // ignored by the system (zero blocks); they are folded into the own block all the same. dc:
     // dc/dv_i, or FixedCentre for plain Itoh-Abe's c = u (DrgStage::linearise_into).
     template <class System, class Real, class CentreJacobian>
@@ -968,13 +1049,11 @@ struct ItohAbeGradient {
         dg = {M3::zero(), M3::zero(), M3::zero()};
         Vec3<Real> g;
         if constexpr (direction == IaDirection::forward) {
-            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.ul, n.u, n.ur, n.vl, n.v, n.vr, true, dg);
+            g = itoh_abe_linearised<true>(system, n.i, n.d, c, dc, side, n.ul, n.u, n.ur, n.vl, n.v, n.vr, dg);
         } else if constexpr (direction == IaDirection::adjoint) {
-            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.vl, n.v, n.vr, n.ul, n.u, n.ur, false, dg);
+            g = itoh_abe_linearised<false>(system, n.i, n.d, c, dc, side, n.vl, n.v, n.vr, n.ul, n.u, n.ur, dg);
         } else {
-            g = itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.ul, n.u, n.ur, n.vl, n.v, n.vr, true, dg) +
-                itoh_abe_linearised(system, n.i, n.d, c, dc, side, n.vl, n.v, n.vr, n.ul, n.u, n.ur, false, dg);
-            g = Real(0.5) * g;
+            g = Real(0.5) * itoh_abe_pair_linearised(system, n, c, dc, side, dg);
             dg = {Real(0.5) * dg.left, Real(0.5) * dg.self, Real(0.5) * dg.right};
         }
         if constexpr (!System::is_chain) {
