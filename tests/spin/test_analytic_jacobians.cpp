@@ -277,6 +277,48 @@ TEST(AnalyticJacobians, FixedCentreFormIsTheZeroDcFormBitForBit) {
     expect_fixed_centre_is_zero_dc(anisotropic(), 7);
 }
 
+// sia's two walks are pulled back together (itoh_abe_pair_linearised): its gradient and blocks
+// must be the mean of the forward and adjoint walks' (each its own linearise, the form comp2's
+// stages take), to rounding: a bound 100 times tighter than the dual-number comparison's.
+template <class System>
+void expect_pair_is_the_two_walks(const System& system, int d) {
+    Lcg rng{0x5a00ULL + static_cast<std::uint64_t>(d)};
+    const gs::ItohAbeGradient<gs::IaDirection::symmetrised> pair{};
+    const gs::ItohAbeGradient<gs::IaDirection::forward> forward{};
+    const gs::ItohAbeGradient<gs::IaDirection::adjoint> adjoint{};
+    const auto close = [](double a, double b) {
+        return std::fabs(a - b) <= 1e-14 * (1 + std::fmax(std::fabs(a), std::fabs(b)));
+    };
+    for (int trial = 0; trial < 20; ++trial) {
+        RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
+        const gs::StridedSpins<double> u{s.u.data(), 1, d}, v{s.v.data(), 1, d};
+        for (int i = 0; i < d; ++i) {
+            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
+            const gs::Neighbourhood<double, double> n{i,         d,         u.get(il), u.get(i),
+                                                      u.get(ir), v.get(il), v.get(i),  v.get(ir)};
+            const V c = gs::symmetric_centre(n.u, n.v);
+            const M dc = gs::normalise_jacobian(n.u + n.v);
+            gs::NeighbourJacobian<double> both, f, a;
+            const V g = pair.linearise(system, n, c, dc, both);
+            const V gf = forward.linearise(system, n, c, dc, f), ga = adjoint.linearise(system, n, c, dc, a);
+            for (int r = 0; r < 3; ++r) {
+                EXPECT_PRED2(close, g[r], 0.5 * (gf[r] + ga[r])) << System::name << " spin " << i;
+                for (int k = 0; k < 3; ++k) {
+                    EXPECT_PRED2(close, both.left.m[r][k], 0.5 * (f.left.m[r][k] + a.left.m[r][k])) << System::name;
+                    EXPECT_PRED2(close, both.self.m[r][k], 0.5 * (f.self.m[r][k] + a.self.m[r][k])) << System::name;
+                    EXPECT_PRED2(close, both.right.m[r][k], 0.5 * (f.right.m[r][k] + a.right.m[r][k])) << System::name;
+                }
+            }
+        }
+    }
+}
+
+TEST(AnalyticJacobians, SymmetrisedPairIsTheMeanOfItsTwoWalks) {
+    expect_pair_is_the_two_walks(top(), 1);
+    expect_pair_is_the_two_walks(gs::HeisenbergChain<double>{}, 7);
+    expect_pair_is_the_two_walks(anisotropic(), 7);
+}
+
 TEST(AnalyticJacobians, HeisenbergChainMatchesDualNumbers) {
     for (int d : {2, 3, 7}) check_all(gs::HeisenbergChain<double>{}, d);
 }
