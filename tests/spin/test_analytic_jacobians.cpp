@@ -242,33 +242,41 @@ TEST(AnalyticJacobians, CollocationOracleComparisonDetectsAWrongHessian) {
     EXPECT_GT(collocation_defect<2>(WrongHessian{anisotropic()}, 4, residual), 1e-3);
 }
 
-// Plain Itoh-Abe's centre is u, so its Jacobian leaves out the terms through dc (FixedCentre):
-// they were products with a zero dc, and the blocks must be the same bits as with dc = 0 given
-// (and so the oracle comparison above, which takes the FixedCentre form for ia, covers both).
-template <class System>
-void expect_fixed_centre_is_zero_dc(const System& system, int d) {
-    Lcg rng{0xfc00ULL + static_cast<std::uint64_t>(d)};
-    const gs::ItohAbeGradient<gs::IaDirection::forward> gradient{};
+// Spin i's neighbourhood in random steps of a system of d spins (h = 0.05 and 0.5 in turn), each
+// handed to check(n) for every i.
+template <class Check>
+void for_random_neighbourhoods(std::uint64_t seed, int d, const Check& check) {
+    Lcg rng{seed};
     for (int trial = 0; trial < 20; ++trial) {
         RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
         const gs::StridedSpins<double> u{s.u.data(), 1, d}, v{s.v.data(), 1, d};
         for (int i = 0; i < d; ++i) {
             const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
-            const gs::Neighbourhood<double, double> n{i,         d,         u.get(il), u.get(i),
-                                                      u.get(ir), v.get(il), v.get(i),  v.get(ir)};
-            gs::NeighbourJacobian<double> fixed, zero;
-            const V g_fixed = gradient.linearise(system, n, n.u, gs::FixedCentre{}, fixed);
-            const V g_zero = gradient.linearise(system, n, n.u, M::zero(), zero);
-            for (int r = 0; r < 3; ++r) {
-                EXPECT_EQ(g_fixed[r], g_zero[r]) << System::name;
-                for (int c = 0; c < 3; ++c) {
-                    EXPECT_EQ(fixed.left.m[r][c], zero.left.m[r][c]) << System::name << " spin " << i;
-                    EXPECT_EQ(fixed.self.m[r][c], zero.self.m[r][c]) << System::name << " spin " << i;
-                    EXPECT_EQ(fixed.right.m[r][c], zero.right.m[r][c]) << System::name << " spin " << i;
-                }
-            }
+            check(gs::Neighbourhood<double, double>{i, d, u.get(il), u.get(i), u.get(ir), v.get(il), v.get(i),
+                                                    v.get(ir)});
         }
     }
+}
+
+// Plain Itoh-Abe's centre is u, so its Jacobian leaves out the terms through dc (FixedCentre):
+// they were products with a zero dc, and the blocks must be the same bits as with dc = 0 given
+// (and so the oracle comparison above, which takes the FixedCentre form for ia, covers both).
+template <class System>
+void expect_fixed_centre_is_zero_dc(const System& system, int d) {
+    const gs::ItohAbeGradient<gs::IaDirection::forward> gradient{};
+    for_random_neighbourhoods(0xfc00ULL + static_cast<std::uint64_t>(d), d, [&](const auto& n) {
+        gs::NeighbourJacobian<double> fixed, zero;
+        const V g_fixed = gradient.linearise(system, n, n.u, gs::FixedCentre{}, fixed);
+        const V g_zero = gradient.linearise(system, n, n.u, M::zero(), zero);
+        for (int r = 0; r < 3; ++r) {
+            EXPECT_EQ(g_fixed[r], g_zero[r]) << System::name;
+            for (int c = 0; c < 3; ++c) {
+                EXPECT_EQ(fixed.left.m[r][c], zero.left.m[r][c]) << System::name << " spin " << n.i;
+                EXPECT_EQ(fixed.self.m[r][c], zero.self.m[r][c]) << System::name << " spin " << n.i;
+                EXPECT_EQ(fixed.right.m[r][c], zero.right.m[r][c]) << System::name << " spin " << n.i;
+            }
+        }
+    });
 }
 
 TEST(AnalyticJacobians, FixedCentreFormIsTheZeroDcFormBitForBit) {
@@ -282,35 +290,27 @@ TEST(AnalyticJacobians, FixedCentreFormIsTheZeroDcFormBitForBit) {
 // stages take), to rounding: a bound 100 times tighter than the dual-number comparison's.
 template <class System>
 void expect_pair_is_the_two_walks(const System& system, int d) {
-    Lcg rng{0x5a00ULL + static_cast<std::uint64_t>(d)};
     const gs::ItohAbeGradient<gs::IaDirection::symmetrised> pair{};
     const gs::ItohAbeGradient<gs::IaDirection::forward> forward{};
     const gs::ItohAbeGradient<gs::IaDirection::adjoint> adjoint{};
     const auto close = [](double a, double b) {
         return std::fabs(a - b) <= 1e-14 * (1 + std::fmax(std::fabs(a), std::fabs(b)));
     };
-    for (int trial = 0; trial < 20; ++trial) {
-        RandomStep s = random_step(rng, d, trial % 2 == 0 ? 0.05 : 0.5);
-        const gs::StridedSpins<double> u{s.u.data(), 1, d}, v{s.v.data(), 1, d};
-        for (int i = 0; i < d; ++i) {
-            const int il = u.wrap(i - 1), ir = u.wrap(i + 1);
-            const gs::Neighbourhood<double, double> n{i,         d,         u.get(il), u.get(i),
-                                                      u.get(ir), v.get(il), v.get(i),  v.get(ir)};
-            const V c = gs::symmetric_centre(n.u, n.v);
-            const M dc = gs::normalise_jacobian(n.u + n.v);
-            gs::NeighbourJacobian<double> both, f, a;
-            const V g = pair.linearise(system, n, c, dc, both);
-            const V gf = forward.linearise(system, n, c, dc, f), ga = adjoint.linearise(system, n, c, dc, a);
-            for (int r = 0; r < 3; ++r) {
-                EXPECT_PRED2(close, g[r], 0.5 * (gf[r] + ga[r])) << System::name << " spin " << i;
-                for (int k = 0; k < 3; ++k) {
-                    EXPECT_PRED2(close, both.left.m[r][k], 0.5 * (f.left.m[r][k] + a.left.m[r][k])) << System::name;
-                    EXPECT_PRED2(close, both.self.m[r][k], 0.5 * (f.self.m[r][k] + a.self.m[r][k])) << System::name;
-                    EXPECT_PRED2(close, both.right.m[r][k], 0.5 * (f.right.m[r][k] + a.right.m[r][k])) << System::name;
-                }
+    for_random_neighbourhoods(0x5a00ULL + static_cast<std::uint64_t>(d), d, [&](const auto& n) {
+        const V c = gs::symmetric_centre(n.u, n.v);
+        const M dc = gs::normalise_jacobian(n.u + n.v);
+        gs::NeighbourJacobian<double> both, f, a;
+        const V g = pair.linearise(system, n, c, dc, both);
+        const V gf = forward.linearise(system, n, c, dc, f), ga = adjoint.linearise(system, n, c, dc, a);
+        for (int r = 0; r < 3; ++r) {
+            EXPECT_PRED2(close, g[r], 0.5 * (gf[r] + ga[r])) << System::name << " spin " << n.i;
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_PRED2(close, both.left.m[r][k], 0.5 * (f.left.m[r][k] + a.left.m[r][k])) << System::name;
+                EXPECT_PRED2(close, both.self.m[r][k], 0.5 * (f.self.m[r][k] + a.self.m[r][k])) << System::name;
+                EXPECT_PRED2(close, both.right.m[r][k], 0.5 * (f.right.m[r][k] + a.right.m[r][k])) << System::name;
             }
         }
-    }
+    });
 }
 
 TEST(AnalyticJacobians, SymmetrisedPairIsTheMeanOfItsTwoWalks) {
