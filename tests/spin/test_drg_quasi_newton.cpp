@@ -33,12 +33,12 @@ template <DrgJacobian J, class Gradient, class System>
 using Stage = gs::DrgStage<gs::Centre::symmetric, Gradient, System, double, J>;
 
 // The GPU's choices (schemes/drg.hpp): the quasi-Newton for every symmetric-centre stage but mp's
-// and mmp's; dual numbers for mp and for ia, whose centre is u; mmp's analytic blocks.
+// and mmp's; dual numbers for mp; the analytic blocks for mmp and for ia, whose centre is u.
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::AvfGradient> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, Sia> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, IaForward> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, IaAdjoint> == DrgJacobian::midpoint_hessian);
-static_assert(gs::device_drg_jacobian<gs::Centre::start, IaForward> == DrgJacobian::dual_numbers);
+static_assert(gs::device_drg_jacobian<gs::Centre::start, IaForward> == DrgJacobian::analytic);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::MidpointGradient<double>> ==
               DrgJacobian::dual_numbers);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::LocalMidpointGradient> == DrgJacobian::analytic);
@@ -116,6 +116,45 @@ TEST(DrgQuasiNewton, ConvergesToTheExactNewtonSolution) {
     check_against_exact<IaAdjoint>("ia adjoint top", gs::SpinningTop<double>::with_inertia(1.3, 2.1, 3.7), 1);
     check_against_exact<IaAdjoint>("ia adjoint heisenberg", gs::HeisenbergChain<double>{}, 16);
     check_against_exact<IaAdjoint>("ia adjoint anisotropic", anisotropic(), 16);
+}
+
+// ia's stage as the GPU solves it: Newton (local_newton_solve) with the analytic blocks of its
+// fixed-centre walk, where it took dual numbers before. Both Jacobians are exact, so Newton takes
+// the same path to round-off: the same iterations and the same root to 1e-14 (the tolerance of
+// check_against_exact), on random states of the top and both chains at h = 0.05, 0.2 and 0.5.
+template <class System>
+void check_ia_against_dual_numbers(const std::string& what, const System& system, int d) {
+    using Analytic = gs::DrgStage<gs::Centre::start, IaForward, System, double, DrgJacobian::analytic>;
+    using Dual = gs::DrgStage<gs::Centre::start, IaForward, System, double, DrgJacobian::dual_numbers>;
+    static_assert(gs::detail::HasLineariseInto<Analytic, double>, "the analytic blocks, not a fallback");
+    static_assert(!gs::detail::HasLineariseInto<Dual, double>, "dual numbers");
+    for (const double h : {0.05, 0.2, 0.5})
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            SCOPED_TRACE(what + " h = " + std::to_string(h) + " seed " + std::to_string(seed));
+            const std::vector<double> u = random_state(d, seed);
+            const auto solve = [&](auto stage) {
+                Solved s{u, {}};
+                std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
+                s.outcome = gs::local_newton_solve(stage, gs::StridedReals<double>{s.x.data(), 1},
+                                                   gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
+                return s;
+            };
+            const gs::StridedSpins<double> from{const_cast<double*>(u.data()), 1, d};
+            const Solved analytic = solve(Analytic{system, from, h, IaForward{}});
+            const Solved dual = solve(Dual{system, from, h, IaForward{}});
+            ASSERT_EQ(analytic.outcome.status, SolveStatus::ok);
+            ASSERT_EQ(dual.outcome.status, SolveStatus::ok);
+            EXPECT_EQ(analytic.outcome.iterations, dual.outcome.iterations);
+            EXPECT_LE(max_difference(analytic.x, dual.x), 1e-14);
+            EXPECT_GT(max_difference(u, analytic.x), 1e-4) << "the stage did not move";
+        }
+}
+
+TEST(DrgDeviceJacobian, ItohAbeAnalyticBlocksTakeTheDualNumbersNewtonPath) {
+    static_assert(gs::device_drg_jacobian<gs::Centre::start, IaForward> == DrgJacobian::analytic);
+    check_ia_against_dual_numbers("ia top", gs::SpinningTop<double>::with_inertia(1.3, 2.1, 3.7), 1);
+    check_ia_against_dual_numbers("ia heisenberg", gs::HeisenbergChain<double>{}, 16);
+    check_ia_against_dual_numbers("ia anisotropic", anisotropic(), 16);
 }
 
 // A long run of stages, u <- v as SingleStageDrg::step does: the energy error after 4000 steps of

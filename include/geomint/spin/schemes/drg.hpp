@@ -45,11 +45,14 @@ enum class DrgJacobian {
 //   stage at h = 0.05 (linear convergence at a rate O(h^2); one more since the solve ends one
 //   step after its stopping rule is met, local_newton.hpp), and 1.5-6.8x less arithmetic a stage
 //   than dual numbers, measured on the CPU (bench/bench_drg_device_jacobians.cpp).
-// - Gonzalez mp and plain Itoh-Abe ia (whose centre is u): dual numbers. mp takes fewer registers
-//   with them (160 against 166 on the Heisenberg chain); for ia the midpoint Hessian took 1.4-2x
-//   the iterations at h = 0.05 and failed to converge on the chains at h = 0.5.
-// - The local midpoint mmp: analytic (its portrait kernel takes fewer registers than with dual
-//   numbers, 162 against 168 on the Heisenberg chain).
+// - Gonzalez mp: dual numbers. It takes fewer registers with them (160 against 166 on the
+//   Heisenberg chain).
+// - Plain Itoh-Abe ia (whose centre is u) and the local midpoint mmp: analytic. ia's walk without
+//   its centre's terms (FixedCentre) took its plain kernels from 224-234 registers with dual
+//   numbers to 152-168 (RESULTS, "Plain Itoh-Abe's analytic Jacobian on the GPU"); the midpoint
+//   Hessian took 1.4-2x the iterations at h = 0.05 and failed to converge on the chains at
+//   h = 0.5. mmp's portrait kernel takes fewer registers than with dual numbers (162 against 168
+//   on the Heisenberg chain, before its centre's Jacobian was formed late: DrgStage::linearise_into).
 namespace detail {
 // The gradients whose stages run the quasi-Newton on the device (with the symmetric centre), and
 // their walk: 0 symmetric in u and v (AVF, symmetrised Itoh-Abe), 1 the forward Itoh-Abe walk, -1
@@ -93,7 +96,7 @@ inline constexpr int walk_of<ItohAbeGradient<IaDirection::adjoint>> = -1;
 // The GPU's choice, named so that host tests can check it (tests/spin/test_drg_quasi_newton.cpp).
 template <Centre centre, class Gradient>
 inline constexpr DrgJacobian device_drg_jacobian = [] {
-    if (std::is_same_v<Gradient, LocalMidpointGradient>) return DrgJacobian::analytic;
+    if (std::is_same_v<Gradient, LocalMidpointGradient> || centre == Centre::start) return DrgJacobian::analytic;
     if (detail::quasi_newton_on_device<Gradient> && centre == Centre::symmetric) return DrgJacobian::midpoint_hessian;
     return DrgJacobian::dual_numbers;
 }();
@@ -267,33 +270,49 @@ struct DrgStage {
     //   dR/dv_{i+-1} = -N h [m]x dg/dv_{i+-1}.
     // Present when the gradient has an analytic linearisation for this system (every gradient of
     // drg_gradients.hpp has one where the system provides the derivatives it reads) and
-    // `jacobian` selects it; otherwise local_newton_solve takes dual numbers.
+    // `jacobian` selects it; otherwise local_newton_solve takes dual numbers. A gradient that does
+    // not go through the centre (mmp's g = mu gbar) takes neither c nor dc: dc/dv_i is then formed
+    // only when the stage's own block reads it, not held across the gradient's linearisation
+    // (ptxas sm_90: mmp's six thread-per-chain kernels 130-138 -> 124 registers).
     template <class Sink>
         GEOMINT_HD void linearise_into(int i, const Real* left, const Real* self, const Real* right, Real* out,
                                        const Sink& sink) const requires(jacobian == DrgJacobian::analytic) &&
-        requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
-                 NeighbourJacobian<Real>& dg) {
-        { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
-    }
-    {
+        (
+            requires(const Neighbourhood<Real, Real>& n, const Vec3<Real>& c, const Mat3<Real>& dc,
+                     NeighbourJacobian<Real>& dg) {
+                { gradient.linearise(system, n, c, dc, dg) } -> std::same_as<Vec3<Real>>;
+            } ||
+            requires(const Neighbourhood<Real, Real>& n, NeighbourJacobian<Real>& dg) {
+                { gradient.linearise(system, n, dg) } -> std::same_as<Vec3<Real>>;
+            }) {
         using M3 = Mat3<Real>;
         const Neighbourhood<Real, Real> n = neighbourhood(i, left, self, right);
-        Vec3<Real> c = n.u;
-        M3 dc = M3::zero();
-        if constexpr (centre == Centre::symmetric) {
-            c = symmetric_centre(n.u, n.v);
-            dc = normalise_jacobian(n.u + n.v);
-        }
+        const Vec3<Real> c = centre == Centre::symmetric ? symmetric_centre(n.u, n.v) : n.u;
+        const auto centre_jacobian = [&]() -> M3 {
+            if constexpr (centre == Centre::symmetric) {
+                return normalise_jacobian(n.u + n.v);
+            } else {
+                return M3::zero();
+            }
+        };
         NeighbourJacobian<Real> dg;
-        Vec3<Real> g;
-        if constexpr (centre == Centre::start && requires { gradient.linearise(system, n, c, FixedCentre{}, dg); }) {
-            g = gradient.linearise(system, n, c, FixedCentre{}, dg);  // dc = 0: its terms left out
+        const auto dg_neighbour = [&](int side) -> const M3& { return side < 0 ? dg.left : dg.right; };
+        const auto dg_self = [&]() -> const M3& { return dg.self; };
+        if constexpr (requires { gradient.linearise(system, n, dg); }) {
+            const Vec3<Real> g = gradient.linearise(system, n, dg);
+            stage_blocks_into(n, c, g, dg_neighbour, dg_self, centre_jacobian, out, sink);
         } else {
-            g = gradient.linearise(system, n, c, dc, dg);
+            const M3 dc = centre_jacobian();
+            Vec3<Real> g;
+            if constexpr (centre == Centre::start &&
+                          requires { gradient.linearise(system, n, c, FixedCentre{}, dg); }) {
+                g = gradient.linearise(system, n, c, FixedCentre{}, dg);  // dc = 0: its terms left out
+            } else {
+                g = gradient.linearise(system, n, c, dc, dg);
+            }
+            stage_blocks_into(
+                n, c, g, dg_neighbour, dg_self, [&]() -> const M3& { return dc; }, out, sink);
         }
-        stage_blocks_into(
-            n, c, g, [&](int side) -> const M3& { return side < 0 ? dg.left : dg.right; },
-            [&]() -> const M3& { return dg.self; }, [&]() -> const M3& { return dc; }, out, sink);
     }
 
     // The quasi-Newton of DrgJacobian::midpoint_hessian (math §3.1): the residual, the centre and

@@ -699,11 +699,11 @@ struct LocalMidpointGradient {
     }
 
     // g = mu gbar: dg/dv_i = gbar (d mu/dv_i)^T + mu d gbar/dv_i, d mu/dv_i = (u + v)^T/(2 |u + v|);
-    // the neighbours enter through gbar only. Chains (mmp runs on chains only).
+    // the neighbours enter through gbar only. Chains (mmp runs on chains only). g does not go
+    // through the centre, so this takes neither c nor dc/dv_i (DrgStage::linearise_into).
     template <class System, class Real>
-    requires(System::is_chain&& HasMidpointDrgJacobian<System, Real>)
-        GEOMINT_HD Vec3<Real> linearise(const System& system, const Neighbourhood<Real, Real>& n, const Vec3<Real>&,
-                                        const Mat3<Real>&, NeighbourJacobian<Real>& dg)
+    requires(System::is_chain&& HasMidpointDrgJacobian<System, Real>) GEOMINT_HD Vec3<Real> linearise(
+        const System& system, const Neighbourhood<Real, Real>& n, NeighbourJacobian<Real>& dg)
     const {
         const Vec3<Real> sum = n.u + n.v;
         const Real length = norm(sum);
