@@ -49,7 +49,7 @@ enum class DrgJacobian {
 //   Heisenberg chain).
 // - Plain Itoh-Abe ia (whose centre is u) and the local midpoint mmp: analytic. ia's walk without
 //   its centre's terms (FixedCentre) took its plain kernels from 224-234 registers with dual
-//   numbers to 152-168 (RESULTS, "Plain Itoh-Abe's analytic Jacobian on the GPU"); the midpoint
+//   numbers to 152-168 (RESULTS, "plain Itoh-Abe's analytic blocks on the GPU"); the midpoint
 //   Hessian took 1.4-2x the iterations at h = 0.05 and failed to converge on the chains at
 //   h = 0.5. mmp's portrait kernel takes fewer registers than with dual numbers (162 against 168
 //   on the Heisenberg chain, before its centre's Jacobian was formed late: DrgStage::linearise_into).
@@ -311,7 +311,7 @@ struct DrgStage {
                 g = gradient.linearise(system, n, c, dc, dg);
             }
             stage_blocks_into(
-                n, c, g, dg_neighbour, dg_self, [&]() -> const M3& { return dc; }, out, sink);
+                n, c, g, dg_neighbour, dg_self, [&]() -> M3 { return dc; }, out, sink);
         }
     }
 

@@ -1043,7 +1043,7 @@ struct ItohAbeGradient {
 
     // g and its total derivatives (itoh_abe_linearised; the symmetrised mean's two walks together,
     // itoh_abe_pair_linearised). A top ignores its neighbour arguments (is_chain false), so the
-    // walk forms no neighbour blocks for it: they would be products with zero blocks (ia 2.4% and
+    // walk forms no neighbour blocks for it: they would be products with zero blocks (ia 2.3% and
     // sia 3.2% of the top's instructions, callgrind, with the same checksums and iterations). dc:
     // dc/dv_i, or FixedCentre for plain Itoh-Abe's c = u (DrgStage::linearise_into).
     template <class System, class Real, class CentreJacobian>
