@@ -60,16 +60,23 @@ struct Solved {
     gs::NewtonOutcome<double> outcome;
 };
 
-// One stage u -> v from the guess v = u, as detail::drg_stage solves it.
-template <DrgJacobian J, class Gradient, class System>
-Solved solve_stage(const System& system, const std::vector<double>& u, int d, double h) {
+// One stage u -> v from the guess v = u by the GPU's Newton (local_newton_solve).
+template <class AnyStage>
+Solved solve_from_u(AnyStage stage, const std::vector<double>& u, int d) {
     Solved s{u, {}};
     std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
-    Stage<J, Gradient, System> stage{system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, h,
-                                     Gradient{}};
     s.outcome = gs::local_newton_solve(stage, gs::StridedReals<double>{s.x.data(), 1},
                                        gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
     return s;
+}
+
+// One stage u -> v from the guess v = u, as detail::drg_stage solves it.
+template <DrgJacobian J, class Gradient, class System>
+Solved solve_stage(const System& system, const std::vector<double>& u, int d, double h) {
+    return solve_from_u(
+        Stage<J, Gradient, System>{system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, h,
+                                   Gradient{}},
+        u, d);
 }
 
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -133,16 +140,9 @@ void check_ia_against_dual_numbers(const std::string& what, const System& system
         for (std::uint64_t seed = 1; seed <= 4; ++seed) {
             SCOPED_TRACE(what + " h = " + std::to_string(h) + " seed " + std::to_string(seed));
             const std::vector<double> u = random_state(d, seed);
-            const auto solve = [&](auto stage) {
-                Solved s{u, {}};
-                std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
-                s.outcome = gs::local_newton_solve(stage, gs::StridedReals<double>{s.x.data(), 1},
-                                                   gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
-                return s;
-            };
             const gs::StridedSpins<double> from{const_cast<double*>(u.data()), 1, d};
-            const Solved analytic = solve(Analytic{system, from, h, IaForward{}});
-            const Solved dual = solve(Dual{system, from, h, IaForward{}});
+            const Solved analytic = solve_from_u(Analytic{system, from, h, IaForward{}}, u, d);
+            const Solved dual = solve_from_u(Dual{system, from, h, IaForward{}}, u, d);
             ASSERT_EQ(analytic.outcome.status, SolveStatus::ok);
             ASSERT_EQ(dual.outcome.status, SolveStatus::ok);
             EXPECT_EQ(analytic.outcome.iterations, dual.outcome.iterations);
