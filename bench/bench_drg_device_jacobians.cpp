@@ -1,11 +1,13 @@
 // The arithmetic of the GPU's Newton Jacobian choices for the symmetric-centre DRG stages
-// (schemes/drg.hpp, DrgJacobian: avf, sia, and the walks of comp2, compsia and comp4), counted on
+// (schemes/drg.hpp, DrgJacobian: avf, mp, sia, and the walks of comp2, compsia and comp4), counted on
 // the CPU in one run: dual numbers with one Jacobian column per pass (what the GPU ran before:
 // kernels take ad_columns_per_pass = 1), the midpoint-Hessian quasi-Newton (what it runs now),
-// and the host's exact analytic blocks. A CPU proxy for the work per stage, not a GPU throughput:
-// the GPU figures wait for a device (tools/gpu-check.sh). One stage u -> v of h = 0.05 from random
-// spins, solved by local_newton_solve as detail::drg_stage solves it; the time is the CPU time of
-// one stage (one thread), the counter "newton" the linear solves per stage.
+// and the host's exact analytic blocks (mp's with its rank-one term in lambda, the host's Newton;
+// without one, as on the GPU, lambda lags an iterate behind and Newton converges linearly). A
+// CPU proxy for the work per stage, not a GPU throughput: the GPU figures wait for a device
+// (tools/gpu-check.sh). One stage u -> v of h = 0.05 from random spins, solved by
+// local_newton_solve as detail::drg_stage solves it; the time is the CPU time of one stage (one
+// thread), the counter "newton" the linear solves per stage.
 //   ./build/bench/bench_drg_device_jacobians --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -36,6 +38,12 @@ struct OneColumnDual {
     void residual(int i, const T* left, const T* self, const T* right, T* out) const {
         stage.residual(i, left, self, right, out);
     }
+    // mp's lambda, refreshed from each iterate as the wrapped stage's solve would.
+    void prepare(gs::StridedReals<double> x) requires requires(Stage& s) { s.prepare(x); }
+    { stage.prepare(x); }
+    // Its stopping rule (local_newton.hpp, NewtonStopRuleFor): mp's lagged lambda makes it linear.
+    static constexpr bool global_scalar = Stage::global_scalar;
+    static constexpr bool exact_conservation = Stage::exact_conservation;
     gs::Vec3<double> linearise(int i, const double* left, const double* self, const double* right,
                                gs::NeighbourJacobian<double>& jac) const {
         double out[3];
@@ -50,7 +58,7 @@ template <class Gradient, class System>
 void run(benchmark::State& state, const System& system, int d, long choice) {
     std::vector<double> u(3 * static_cast<std::size_t>(d)), x(u.size());
     gs::fill_random_spins(gs::StridedSpins<double>{u.data(), 1, d}, 2026, 0);
-    std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
+    std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d) + gs::rank_one_workspace_reals<3>(d));
     const gs::StridedSpins<double> from{u.data(), 1, d};
     const double h = 0.05;
     long long solves = 0, stages = 0;
@@ -79,7 +87,8 @@ void run(benchmark::State& state, const System& system, int d, long choice) {
     state.counters["newton"] = double(solves) / double(stages);
 }
 
-// Arguments: gradient (0 AVF, 1 SIA, 2 the forward Itoh-Abe walk with the symmetric centre), system (0 top, 1
+// Arguments: gradient (0 AVF, 1 SIA, 2 the forward Itoh-Abe walk with the symmetric centre, 3 the Gonzalez
+// midpoint), system (0 top, 1
 // Heisenberg d = 16, 2 anisotropic d = 16), choice (0 dual numbers one column per pass, 1 midpoint-Hessian
 // quasi-Newton, 2 analytic).
 void BM_drg_device_jacobians(benchmark::State& state) {
@@ -94,9 +103,10 @@ void BM_drg_device_jacobians(benchmark::State& state) {
     if (gradient == 0) with(gs::AvfGradient{});
     if (gradient == 1) with(Sia{});
     if (gradient == 2) with(IaForward{});
+    if (gradient == 3) with(gs::MidpointGradient<double>{});
 }
 BENCHMARK(BM_drg_device_jacobians)
-    ->ArgsProduct({{0, 1, 2}, {0, 1, 2}, {0, 1, 2}})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}, {0, 1, 2}})
     ->ArgNames({"gradient", "system", "jacobian"})
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMicrosecond);

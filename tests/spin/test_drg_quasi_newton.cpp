@@ -1,5 +1,5 @@
-// The GPU's quasi-Newton for the symmetric-centre DRG stages (AVF, the symmetrised Itoh-Abe walk
-// and the forward and adjoint walks of comp2 and comp4; DrgJacobian::midpoint_hessian,
+// The GPU's quasi-Newton for the symmetric-centre DRG stages (AVF, the Gonzalez midpoint, the
+// symmetrised Itoh-Abe walk and the forward and adjoint walks of comp2 and comp4; DrgJacobian::midpoint_hessian,
 // schemes/drg.hpp), run here on the host: it converges to the exact Newton's solution, in few more
 // iterations, keeps the energy over long runs, and the team (block-per-chain) Newton agrees with the
 // sequential one; and the stopping rule it needs (local_newton.hpp, NewtonStopRule). Also the
@@ -29,23 +29,25 @@ using gs::DrgJacobian;
 using Sia = gs::ItohAbeGradient<gs::IaDirection::symmetrised>;
 using IaForward = gs::ItohAbeGradient<gs::IaDirection::forward>;  // comp2 and comp4's stages
 using IaAdjoint = gs::ItohAbeGradient<gs::IaDirection::adjoint>;
+using Mp = gs::MidpointGradient<double>;
 
 template <DrgJacobian J, class Gradient, class System>
 using Stage = gs::DrgStage<gs::Centre::symmetric, Gradient, System, double, J>;
 
-// The GPU's choices (schemes/drg.hpp): the quasi-Newton for every symmetric-centre stage but mp's
-// and mmp's; dual numbers for mp; the analytic blocks for mmp and for ia, whose centre is u.
+// The GPU's choices (schemes/drg.hpp): the quasi-Newton for every symmetric-centre stage but
+// mmp's; the analytic blocks for mmp and for ia, whose centre is u.
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::AvfGradient> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, Sia> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, IaForward> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, IaAdjoint> == DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::start, IaForward> == DrgJacobian::analytic);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::MidpointGradient<double>> ==
-              DrgJacobian::dual_numbers);
+              DrgJacobian::midpoint_hessian);
 static_assert(gs::device_drg_jacobian<gs::Centre::symmetric, gs::LocalMidpointGradient> == DrgJacobian::analytic);
 static_assert(Stage<DrgJacobian::analytic, gs::AvfGradient, gs::HeisenbergChain<double>>::exact_jacobian);
 static_assert(!Stage<DrgJacobian::midpoint_hessian, gs::AvfGradient, gs::HeisenbergChain<double>>::exact_jacobian);
 static_assert(!Stage<DrgJacobian::midpoint_hessian, Sia, gs::SpinningTop<double>>::exact_jacobian);
+static_assert(!Stage<DrgJacobian::midpoint_hessian, Mp, gs::HeisenbergChain<double>>::exact_jacobian);
 
 gs::AnisotropicChain<double> anisotropic() { return {0.8, gs::Vec3<double>{0.3, -0.2, 0.45}, -0.6}; }
 
@@ -60,11 +62,12 @@ struct Solved {
     gs::NewtonOutcome<double> outcome;
 };
 
-// One stage u -> v from the guess v = u by the GPU's Newton (local_newton_solve).
+// One stage u -> v from the guess v = u by the GPU's Newton (local_newton_solve). The workspace
+// has room for the rank-one term that mp's analytic stage adds (DrgStage::coupling).
 template <class AnyStage>
 Solved solve_from_u(AnyStage stage, const std::vector<double>& u, int d) {
     Solved s{u, {}};
-    std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
+    std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d) + gs::rank_one_workspace_reals<3>(d));
     s.outcome = gs::local_newton_solve(stage, gs::StridedReals<double>{s.x.data(), 1},
                                        gs::StridedReals<double>{work.data(), 1}, NewtonOptions<double>{});
     return s;
@@ -124,6 +127,9 @@ TEST(DrgQuasiNewton, ConvergesToTheExactNewtonSolution) {
     check_against_exact<IaAdjoint>("ia adjoint top", gs::SpinningTop<double>::with_inertia(1.3, 2.1, 3.7), 1);
     check_against_exact<IaAdjoint>("ia adjoint heisenberg", gs::HeisenbergChain<double>{}, 16);
     check_against_exact<IaAdjoint>("ia adjoint anisotropic", anisotropic(), 16);
+    check_against_exact<Mp>("mp top", gs::SpinningTop<double>::with_inertia(1.3, 2.1, 3.7), 1);
+    check_against_exact<Mp>("mp heisenberg", gs::HeisenbergChain<double>{}, 16);
+    check_against_exact<Mp>("mp anisotropic", anisotropic(), 16);
 }
 
 // ia's stage as the GPU solves it: Newton (local_newton_solve) with the analytic blocks of its
@@ -199,6 +205,7 @@ TEST(DrgQuasiNewton, KeepsTheEnergyOverLongRuns) {
     check_energy<Sia>("sia");
     check_energy<IaForward>("ia forward");
     check_energy<IaAdjoint>("ia adjoint");
+    check_energy<Mp>("mp");
 }
 
 // Float (--precision float on the GPU runs the same quasi-Newton): 2000 stages of a 16-spin
@@ -212,7 +219,7 @@ void check_float(const std::string& what) {
         SCOPED_TRACE(what + " h = " + std::to_string(h));
         std::vector<float> s(3 * d);
         gs::fill_random_spins(gs::StridedSpins<float>{s.data(), 1, d}, 3, 0);
-        std::vector<float> work(gs::local_newton_workspace_reals<3, float>(d));
+        std::vector<float> work(gs::local_newton_workspace_reals<3, float>(d) + gs::rank_one_workspace_reals<3>(d));
         const auto solve = [&](auto stage, std::vector<float>& x) {
             return gs::local_newton_solve(stage, gs::StridedReals<float>{x.data(), 1},
                                           gs::StridedReals<float>{work.data(), 1}, NewtonOptions<float>{});
@@ -240,25 +247,29 @@ TEST(DrgQuasiNewton, FloatConverges) {
     check_float<gs::AvfGradient>("avf");
     check_float<Sia>("sia");
     check_float<IaForward>("ia forward");
+    check_float<gs::MidpointGradient<float>>("mp");
 }
 
 // The block-per-chain kernels run the same stage through team_newton_solve: with the quasi-Newton
 // it must stop where the sequential solve stops (same rule, same steps up to the partitioned
-// solve's rounding). A chain of 64 spins has 4 parts; a team of 2 OpenMP threads.
-TEST(DrgQuasiNewton, TeamNewtonMatchesTheSequentialOne) {
+// solve's rounding). A chain of 64 spins has 4 parts; a team of 2 OpenMP threads. mp's team also
+// shares lambda's sums over the chain (MidpointGradient::prepare).
+template <class Gradient>
+void check_team(const std::string& what) {
+    SCOPED_TRACE(what);
     constexpr int d = 64, workers = 2;
     ASSERT_GE(gs::partition_parts(d), 2);
     const auto system = anisotropic();
     const std::vector<double> u = random_state(d, 5);
-    const Solved sequential = solve_stage<DrgJacobian::midpoint_hessian, gs::AvfGradient>(system, u, d, 0.05);
+    const Solved sequential = solve_stage<DrgJacobian::midpoint_hessian, Gradient>(system, u, d, 0.05);
     ASSERT_EQ(sequential.outcome.status, SolveStatus::ok);
 
     std::vector<double> x = u;
     std::vector<double> work(gs::local_newton_workspace_reals<3, double>(d));
     std::vector<double> scratch(gs::team_newton_scratch_reals<3, double>(d, workers));
     std::vector<gs::NewtonOutcome<double>> seen(workers);
-    Stage<DrgJacobian::midpoint_hessian, gs::AvfGradient, gs::AnisotropicChain<double>> stage{
-        system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, 0.05, gs::AvfGradient{}};
+    Stage<DrgJacobian::midpoint_hessian, Gradient, gs::AnisotropicChain<double>> stage{
+        system, gs::StridedSpins<double>{const_cast<double*>(u.data()), 1, d}, 0.05, Gradient{}};
 #pragma omp parallel num_threads(workers)
     {
         const geomint::OpenMpTeam<double> team{omp_get_thread_num(), omp_get_num_threads(), {scratch.data(), 1}};
@@ -271,6 +282,11 @@ TEST(DrgQuasiNewton, TeamNewtonMatchesTheSequentialOne) {
         EXPECT_EQ(outcome.iterations, sequential.outcome.iterations);
     }
     EXPECT_LE(max_difference(x, sequential.x), 1e-14);
+}
+
+TEST(DrgQuasiNewton, TeamNewtonMatchesTheSequentialOne) {
+    check_team<gs::AvfGradient>("avf");
+    check_team<Mp>("mp");
 }
 
 // The stopping rule on made-up step sequences (tolerance 1): the exact rule stops at the first step

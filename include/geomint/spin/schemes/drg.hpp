@@ -36,7 +36,7 @@ enum class DrgJacobian {
 // Newton Jacobians"). On the GPU (ptxas for sm_90, CUDA 13.0, registers / stack B / spill stores
 // B of the plain double kernels; RESULTS, "2026-12-04 — Spin kernels: dual-number Jacobians on
 // the device" and "2026-12-04 — A quasi-Newton for the symmetric-centre DRG stages on the GPU"):
-// - Every stage with the symmetric centre but mp's and mmp's (avf, sia, comp2, compsia, comp4):
+// - Every stage with the symmetric centre but mmp's (avf, mp, sia, comp2, compsia, comp4):
 //   midpoint_hessian. The exact Jacobians need a pass of the whole residual per column (dual
 //   numbers) or keep many 3 x 3 matrices alive (analytic), and spilled on the chains: AVF
 //   255/176/224 (Heisenberg) with dual numbers, sia 255/112/164 and comp4 255/80/80 (anisotropic
@@ -45,8 +45,12 @@ enum class DrgJacobian {
 //   stage at h = 0.05 (linear convergence at a rate O(h^2); one more since the solve ends one
 //   step after its stopping rule is met, local_newton.hpp), and 1.5-6.8x less arithmetic a stage
 //   than dual numbers, measured on the CPU (bench/bench_drg_device_jacobians.cpp).
-// - Gonzalez mp: dual numbers. It takes fewer registers with them (160 against 166 on the
-//   Heisenberg chain).
+// - Gonzalez mp: midpoint_hessian since 2026-12-07 (dual numbers before, which took fewer
+//   registers than its analytic blocks). Its Newton already converged linearly on the GPU, since
+//   lambda is held within an iteration (MidpointGradient), so the quasi-Newton costs at most one
+//   more iteration a stage at h = 0.05, a third of dual numbers' arithmetic on chains, and its
+//   thread kernels took 124-130 registers where dual numbers took 144-162 (RESULTS, "The Gonzalez
+//   midpoint's quasi-Newton on the GPU").
 // - Plain Itoh-Abe ia (whose centre is u) and the local midpoint mmp: analytic. ia's walk without
 //   its centre's terms (FixedCentre) took its plain kernels from 224-234 registers with dual
 //   numbers to 152-168 (RESULTS, "plain Itoh-Abe's analytic blocks on the GPU"); the midpoint
@@ -55,7 +59,7 @@ enum class DrgJacobian {
 //   on the Heisenberg chain, before its centre's Jacobian was formed late: DrgStage::linearise_into).
 namespace detail {
 // The gradients whose stages run the quasi-Newton on the device (with the symmetric centre), and
-// their walk: 0 symmetric in u and v (AVF, symmetrised Itoh-Abe), 1 the forward Itoh-Abe walk, -1
+// their walk: 0 symmetric in u and v (AVF, mp, symmetrised Itoh-Abe), 1 the forward Itoh-Abe walk, -1
 // its adjoint (DrgStage::linearise below).
 template <class Gradient>
 inline constexpr bool quasi_newton_on_device = false;
@@ -63,6 +67,8 @@ template <class Rule, bool reduce_on_top>
 inline constexpr bool quasi_newton_on_device<BasicAvfGradient<Rule, reduce_on_top>> = true;
 template <IaDirection direction>
 inline constexpr bool quasi_newton_on_device<ItohAbeGradient<direction>> = true;
+template <class Real>
+inline constexpr bool quasi_newton_on_device<MidpointGradient<Real>> = true;
 
 // What DrgStage::prepared_residual_sweep keeps of spin i in a Real workspace (host): its centre,
 // eta and P_c grad H(c), 9 values in T, which may be wider than Real (the last residual's long
@@ -317,7 +323,7 @@ struct DrgStage {
 
     // The quasi-Newton of DrgJacobian::midpoint_hessian (math §3.1): the residual, the centre and
     // the retraction exactly, and dg/dv from the system's Hessian blocks at the Euclidean midpoints
-    // m = (u + v)/2: for a gradient symmetric in u and v (AVF, symmetrised Itoh-Abe), (H_s -
+    // m = (u + v)/2: for a gradient symmetric in u and v (AVF, mp, symmetrised Itoh-Abe), (H_s -
     // (m.grad H/m.m) I)/2 and H_{l,r}/2 (halved because m moves by half of v; the radial term is
     // the sphere's curvature along the step, H(phi(x)) = H + x.grad H + (x^T H x - |x|^2 c.grad H)/2
     // + ..., without which the count more than doubled); for the one-sided Itoh-Abe walks
