@@ -23,7 +23,7 @@ namespace geomint::mpi {
 
 namespace {
 
-bool joined = false;
+[[maybe_unused]] bool joined = false;  // read only where MPI is built in
 bool dismissed = false;
 bool started = false;
 int job_rank = 0;

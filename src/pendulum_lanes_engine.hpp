@@ -162,8 +162,8 @@ struct Lanes {
                 y[l] = step ? y_new : y[l];
                 iterations[l] += step ? 1 : 0;
                 previous[l] = step ? size : previous[l];
-                status[l] = live & done ? code : status[l];
-                solving[l] = live & !done ? 1 : 0;
+                status[l] = (live & done) ? code : status[l];
+                solving[l] = (live & !done) ? 1 : 0;
                 any |= solving[l];
             }
         }
@@ -336,13 +336,13 @@ struct Lanes {
                 // Bitwise & (no short-circuit), as in solve_node: straight-line code that vectorizes.
                 const bool finite = (__builtin_fabs(q) <= largest) & (__builtin_fabs(p) <= largest) &
                                     (__builtin_fabs(error) <= largest);
-                const long long outcome = (step_status[l] == ok) & !finite ? non_finite : step_status[l];
+                const long long outcome = ((step_status[l] == ok) & !finite) ? non_finite : step_status[l];
                 const bool was_live = live[l] != 0, good = was_live & (outcome == ok);
-                status[l] = was_live & !good ? outcome : status[l];
+                status[l] = (was_live & !good) ? outcome : status[l];
                 live[l] = good ? 1 : 0;
                 q_good[l] = good ? q : q_good[l];
                 p_good[l] = good ? p : p_good[l];
-                max_error[l] = good & (error > max_error[l]) ? error : max_error[l];
+                max_error[l] = (good & (error > max_error[l])) ? error : max_error[l];
                 steps_done[l] += good ? 1 : 0;
                 any |= live[l];
             }
