@@ -81,9 +81,10 @@ void report(const char* label, ChainRange range, long long steps, double h, cons
     std::fflush(stdout);
 }
 
-// One stage as the GPU runs it, emulated on the host: the GPU's Jacobian (device_drg_jacobian: dual
-// numbers for mp and ia, so no rank-one term in mp's lambda; the midpoint-Hessian quasi-Newton for
-// avf and sia) and Newton (local_newton_solve), with this host's rounding (no fused multiply-adds).
+// One stage as the GPU runs it, emulated on the host: the GPU's Jacobian (device_drg_jacobian: the
+// analytic blocks for ia; the midpoint-Hessian quasi-Newton for avf, mp and sia, and no rank-one
+// term in mp's lambda) and Newton (local_newton_solve), with this host's rounding (no fused
+// multiply-adds).
 template <gs::Centre centre, class Gradient>
 struct DeviceStageStep {
     double h;
