@@ -1,6 +1,6 @@
 // The arithmetic of the GPU's Newton Jacobian choices for the symmetric-centre DRG stages
-// (schemes/drg.hpp, DrgJacobian: avf, mp, sia, and the walks of comp2, compsia and comp4), counted on
-// the CPU in one run: dual numbers with one Jacobian column per pass (what the GPU ran before:
+// (schemes/drg.hpp, DrgJacobian: avf, mp, sia, and the walks of comp2, compsia and comp4),
+// counted on the CPU in one run: dual numbers with one Jacobian column per pass (what the GPU ran before:
 // kernels take ad_columns_per_pass = 1), the midpoint-Hessian quasi-Newton (what it runs now),
 // and the host's exact analytic blocks (mp's with its rank-one term in lambda, the host's Newton;
 // without one, as on the GPU, lambda lags an iterate behind and Newton converges linearly). A
@@ -87,10 +87,9 @@ void run(benchmark::State& state, const System& system, int d, long choice) {
     state.counters["newton"] = double(solves) / double(stages);
 }
 
-// Arguments: gradient (0 AVF, 1 SIA, 2 the forward Itoh-Abe walk with the symmetric centre, 3 the Gonzalez
-// midpoint), system (0 top, 1
-// Heisenberg d = 16, 2 anisotropic d = 16), choice (0 dual numbers one column per pass, 1 midpoint-Hessian
-// quasi-Newton, 2 analytic).
+// Arguments: gradient (0 AVF, 1 SIA, 2 the forward Itoh-Abe walk with the symmetric centre, 3 the
+// Gonzalez midpoint), system (0 top, 1 Heisenberg d = 16, 2 anisotropic d = 16), choice (0 dual
+// numbers one column per pass, 1 midpoint-Hessian quasi-Newton, 2 analytic).
 void BM_drg_device_jacobians(benchmark::State& state) {
     const long gradient = state.range(0), system = state.range(1), choice = state.range(2);
     const gs::AnisotropicChain<double> anisotropic{0.8, gs::Vec3<double>{0.3, -0.2, 0.45}, -0.6};

@@ -30,8 +30,8 @@ long double energy(const std::vector<double>& s) {
     return gs::total_energy(gs::HeisenbergChain<long double>{}, gs::StridedSpins<long double>{wide.data(), 1, spins});
 }
 
-// The GPU's mp stage (device_drg_jacobian: the midpoint-Hessian quasi-Newton) solved by the GPU's Newton
-// (local_newton_solve) from the GPU's first iterate, `steps` times from a random chain k:
+// The GPU's mp stage (device_drg_jacobian: the midpoint-Hessian quasi-Newton) solved by the GPU's
+// Newton (local_newton_solve) from the GPU's first iterate, `steps` times from a random chain k:
 // H(s_N) - H(s_0) in long double.
 long double drift_of_chain(int k, int steps, double h) {
     constexpr gs::DrgJacobian jacobian = gs::device_drg_jacobian<gs::Centre::symmetric, gs::MidpointGradient<double>>;

@@ -1,9 +1,10 @@
 // The GPU's quasi-Newton for the symmetric-centre DRG stages (AVF, the Gonzalez midpoint, the
-// symmetrised Itoh-Abe walk and the forward and adjoint walks of comp2 and comp4; DrgJacobian::midpoint_hessian,
-// schemes/drg.hpp), run here on the host: it converges to the exact Newton's solution, in few more
-// iterations, keeps the energy over long runs, and the team (block-per-chain) Newton agrees with the
-// sequential one; and the stopping rule it needs (local_newton.hpp, NewtonStopRule). Also the
-// GPU's choice for plain Itoh-Abe: its analytic blocks take dual numbers' Newton path.
+// symmetrised Itoh-Abe walk and the forward and adjoint walks of comp2 and comp4;
+// DrgJacobian::midpoint_hessian, schemes/drg.hpp), run here on the host: it converges to the exact
+// Newton's solution, in few more iterations, keeps the energy over long runs, and the team
+// (block-per-chain) Newton agrees with the sequential one; and the stopping rule it needs
+// (local_newton.hpp, NewtonStopRule). Also the GPU's choice for plain Itoh-Abe: its analytic
+// blocks take dual numbers' Newton path.
 #include <gtest/gtest.h>
 #include <omp.h>
 

@@ -59,8 +59,8 @@ enum class DrgJacobian {
 //   on the Heisenberg chain, before its centre's Jacobian was formed late: DrgStage::linearise_into).
 namespace detail {
 // The gradients whose stages run the quasi-Newton on the device (with the symmetric centre), and
-// their walk: 0 symmetric in u and v (AVF, mp, symmetrised Itoh-Abe), 1 the forward Itoh-Abe walk, -1
-// its adjoint (DrgStage::linearise below).
+// their walk: 0 symmetric in u and v (AVF, mp, symmetrised Itoh-Abe), 1 the forward Itoh-Abe
+// walk, -1 its adjoint (DrgStage::linearise below).
 template <class Gradient>
 inline constexpr bool quasi_newton_on_device = false;
 template <class Rule, bool reduce_on_top>
