@@ -146,31 +146,40 @@ struct PartitionedBlockCyclic {
                 for (int q = 0; q < B; ++q) sr += a.lower(e, r, q) * a.rhs(e - 1, q);
             reduced.rhs(row_e, r) = a.rhs(e, r) - sr;
         }
-        // Backward sweep: g, P, Q of x_i = g - P x_s - Q x_e, from i = e-1 down to s+1.
+        // Backward sweep: g, P, Q of x_i = g - P x_s - Q x_e, from i = e-1 down to s+1. Column c
+        // of the new P and Q reads only column c of the old ones, so they are replaced a column at
+        // a time: only one new column is alive beside the old ones, where whole new matrices were
+        // (the same operations in the same order, so the same results). It took 27 of the GPU's
+        // 40 double block kernels 4-38 registers fewer, none more (ptxas, sm_90; bench/RESULTS.md,
+        // "The block kernels' backward sweep a column at a time").
         Real g[B], p[B * B], q[B * B];
         for (int r = 0; r < B; ++r) {
             g[r] = Real(0);
             for (int c = 0; c < B; ++c) p[r * B + c] = q[r * B + c] = Real(0);
         }
         for (int i = e - 1; i > s; --i) {
-            Real ng[B], np[B * B], nq[B * B];
+            Real upper[B * B];  // C'_i, read once for g and every column
+            for (int r = 0; r < B; ++r)
+                for (int m = 0; m < B; ++m) upper[r * B + m] = a.upper(i, r, m);
+            Real ng[B];
             for (int r = 0; r < B; ++r) {
                 Real sg = a.rhs(i, r);
-                for (int m = 0; m < B; ++m) sg -= a.upper(i, r, m) * g[m];
+                for (int m = 0; m < B; ++m) sg -= upper[r * B + m] * g[m];
                 ng[r] = sg;
-                for (int c = 0; c < B; ++c) {
-                    Real sp = a.fill(i, r, c), sq = i == e - 1 ? a.upper(i, r, c) : Real(0);
-                    for (int m = 0; m < B; ++m) {
-                        sp -= a.upper(i, r, m) * p[m * B + c];
-                        sq -= a.upper(i, r, m) * q[m * B + c];
-                    }
-                    np[r * B + c] = sp;
-                    nq[r * B + c] = sq;
-                }
             }
-            for (int r = 0; r < B; ++r) {
-                g[r] = ng[r];
-                for (int c = 0; c < B; ++c) p[r * B + c] = np[r * B + c], q[r * B + c] = nq[r * B + c];
+            for (int r = 0; r < B; ++r) g[r] = ng[r];
+            for (int c = 0; c < B; ++c) {
+                Real np[B], nq[B];
+                for (int r = 0; r < B; ++r) {
+                    Real sp = a.fill(i, r, c), sq = i == e - 1 ? upper[r * B + c] : Real(0);
+                    for (int m = 0; m < B; ++m) {
+                        sp -= upper[r * B + m] * p[m * B + c];
+                        sq -= upper[r * B + m] * q[m * B + c];
+                    }
+                    np[r] = sp;
+                    nq[r] = sq;
+                }
+                for (int r = 0; r < B; ++r) p[r * B + c] = np[r], q[r * B + c] = nq[r];
             }
         }
         // End row s: A_s x_{e_{k-1}} + D_s x_s + C_s x_{s+1} = r_s, with x_{s+1} substituted (it is
