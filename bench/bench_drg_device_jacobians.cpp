@@ -1,7 +1,7 @@
 // The arithmetic of the GPU's Newton Jacobian choices for the symmetric-centre DRG stages
 // (schemes/drg.hpp, DrgJacobian: avf, mp, sia, and the walks of comp2, compsia and comp4),
-// counted on the CPU in one run: dual numbers with one Jacobian column per pass (what the GPU ran before:
-// kernels take ad_columns_per_pass = 1), the midpoint-Hessian quasi-Newton (what it runs now),
+// counted on the CPU in one run: dual numbers with one Jacobian column per pass (what the GPU ran
+// before: kernels take ad_columns_per_pass = 1), the midpoint-Hessian quasi-Newton (what it runs now),
 // and the host's exact analytic blocks (mp's with its rank-one term in lambda, the host's Newton;
 // without one, as on the GPU, lambda lags an iterate behind and Newton converges linearly). A
 // CPU proxy for the work per stage, not a GPU throughput: the GPU figures wait for a device

@@ -220,6 +220,7 @@ void check_float(const std::string& what) {
         SCOPED_TRACE(what + " h = " + std::to_string(h));
         std::vector<float> s(3 * d);
         gs::fill_random_spins(gs::StridedSpins<float>{s.data(), 1, d}, 3, 0);
+        // Room for the rank-one term of mp's analytic stage, as in solve_from_u.
         std::vector<float> work(gs::local_newton_workspace_reals<3, float>(d) + gs::rank_one_workspace_reals<3>(d));
         const auto solve = [&](auto stage, std::vector<float>& x) {
             return gs::local_newton_solve(stage, gs::StridedReals<float>{x.data(), 1},
