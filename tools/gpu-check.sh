@@ -72,13 +72,14 @@ for suite in "$stage"/tests/geomint_tests "$stage"/tests/geomint_spin_tests "$st
   tail -n 3 "$out/$(basename "$suite").log" | tee -a "$summary"
 done
 
-echo "== GPU benchmarks (kernel time from CUDA events; median of 3 repetitions)" | tee -a "$summary"
+echo "== GPU benchmarks (kernel time from CUDA events; median of 3 repetitions, or one run where a case" \
+  "says repeats:1: bench_spin's sweep of every scheme over 10^4-10^7 tops and d = 16, 128, 1024)" | tee -a "$summary"
 for bench in "$stage"/bench/bench_*; do
   [ -x "$bench" ] || continue
   name=$(basename "$bench")
   timeout 300 "$bench" --benchmark_filter='cuda' --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.txt" 2>&1 || status=1
-  grep -E '_median|ERROR' "$out/$name.txt" | tee -a "$summary"
+  grep -E '_median|repeats:1/|ERROR' "$out/$name.txt" | tee -a "$summary"
 done
 # Overlapped against synchronous chunk loops (bench/bench_overlap.cpp): wall-time ratio per size.
 if [ -s "$out/bench_overlap.json" ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Registers, stack and spills of geomint's CUDA kernels, read from what ptxas reports (-Xptxas -v).
 
-  kernel_resources.py table < ptxas-output      one line per kernel (tools/kernel-resources.sh)
+  kernel_resources.py table < ptxas-output      one line per kernel (tools/kernel-resources.sh), with
+                                                its theoretical occupancy on sm_90 (below)
   kernel_resources.py ceilings BUILD_OBJECT_DIR  the kernels above the limits now, as lines of
                                                 tests/spin_kernel_ceilings.txt
   kernel_resources.py check BUILD_OBJECT_DIR     the reports the build kept next to its objects
@@ -11,6 +12,12 @@
 
 The scheme, system and recorder of a kernel are read from its demangled name (cu++filt, or
 c++filt where the CUDA toolkit lacks it), so the check follows the registry by itself.
+
+Theoretical occupancy: the share of a multiprocessor's 64 warp slots that the kernel's resident
+blocks fill, computed from its registers and its launch's block size by CUDA's occupancy rules for
+compute capability 9.0 (H100, H200), as the CUDA occupancy calculator computes it: no kernel here
+uses shared memory, so registers alone bound it below the warp and block limits. It is an upper
+bound on what a profiler measures (achieved occupancy), not a measurement.
 """
 import argparse
 import os
@@ -24,6 +31,52 @@ MAX_REGISTERS = 128
 MAX_STACK_BYTES = 512
 MAX_SPILL_STORE_BYTES = 0
 ARCH = "sm_90"
+
+# Compute capability 9.0, per multiprocessor (CUDA C++ Programming Guide, "Technical
+# Specifications per Compute Capability"; the allocation unit is the occupancy calculator's).
+SM_REGISTERS = 65536
+SM_MAX_WARPS = 64
+SM_MAX_BLOCKS = 32
+SM_SUB_PARTITIONS = 4  # each holds a quarter of the registers and the warps they serve
+BLOCK_MAX_REGISTERS = 65536
+THREAD_MAX_REGISTERS = 255
+REGISTER_ALLOCATION_UNIT = 256  # registers are given to a warp in multiples of this
+WARP = 32
+
+# Threads per block of each kernel family's launch: the spin kernels' one thread per chain
+# (kernels/spin_cuda_system.cu and spin_portrait_cuda_system.cu: enqueue_for_each_index(..., 64)),
+# their one block per chain at its largest (kernels/spin_chain_layout.hpp, spin_block_threads: a
+# warp per 32 parts, 256 parts from 4096 spins on; fewer threads for shorter chains), and the
+# pendulum's (for_each_index.cuh's default, 128).
+THREADS_PER_BLOCK = {"SpinChainBody": 64, "SpinChainBody/block": 256, "PendulumTrajectoryBody": 128}
+
+
+def round_up(value, unit):
+    return -(-value // unit) * unit
+
+
+def theoretical_occupancy(registers, threads):
+    """(resident blocks per multiprocessor, share of its warp slots) for a kernel of `registers`
+    registers a thread launched with `threads` threads a block, without shared memory: the rules of
+    the toolkit's cuda_occupancy.h (cudaOccMaxBlocksPerSMRegsLimit), which
+    tests/tools/check_theoretical_occupancy.py compares this with. A warp's registers come from one
+    sub-partition, so the warps that fit are those of one sub-partition times four, and a block's
+    warps are counted in multiples of four against the per-block limit."""
+    warps_per_block = -(-threads // WARP)
+    registers_per_warp = round_up(registers * WARP, REGISTER_ALLOCATION_UNIT)
+    if (registers > THREAD_MAX_REGISTERS or
+            registers_per_warp * round_up(warps_per_block, SM_SUB_PARTITIONS) > BLOCK_MAX_REGISTERS):
+        return 0, 0.0
+    warps_by_registers = (SM_REGISTERS // SM_SUB_PARTITIONS) // registers_per_warp * SM_SUB_PARTITIONS
+    blocks = min(SM_MAX_BLOCKS, SM_MAX_WARPS // warps_per_block, warps_by_registers // warps_per_block)
+    return blocks, blocks * warps_per_block / SM_MAX_WARPS
+
+
+def launch_threads(key):
+    """Threads per block of the kernel described by `key` (describe), or None when not known."""
+    if key is None:
+        return None
+    return THREADS_PER_BLOCK.get(key[0] + ("/block" if key[4].endswith("/block") else ""))
 
 
 def demangle(names):
@@ -95,10 +148,17 @@ def describe(rows):
 
 
 def table(_):
-    print("%-22s %-34s %-7s %-20s %s" % ("scheme", "system/potential", "real", "recorder", "resources (ptxas, sm_90)"))
+    print("%-22s %-34s %-7s %-20s %s" % ("scheme", "system/potential", "real", "recorder",
+                                         "resources (ptxas, sm_90); theoretical occupancy (threads a block)"))
     for key, _, _, registers, stack, spill in describe(parse(sys.stdin)):
         if key and registers is not None:
-            print("%-22s %-34s %-7s %-20s %4s registers %6s B stack %6s B spill stores" % (key[1:] + (registers, stack, spill)))
+            occupancy = ""
+            threads = launch_threads(key)
+            if threads:
+                blocks, share = theoretical_occupancy(registers, threads)
+                occupancy = "  %5.1f%% (%d x %d)" % (100 * share, blocks, threads)
+            print("%-22s %-34s %-7s %-20s %4s registers %6s B stack %6s B spill stores%s" %
+                  (key[1:] + (registers, stack, spill, occupancy)))
     return 0
 
 
