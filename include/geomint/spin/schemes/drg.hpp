@@ -594,15 +594,30 @@ GEOMINT_HD bool add_stage(NewtonOutcome<Real>& total, const NewtonOutcome<Real>&
 // Triple jump of a symmetric second-order step (math §2.2): stage(g h, from, to) is run for
 // g = g1, 1 - 2 g1, g1 into the intermediate state p.y; the state is written only when all
 // three have converged.
+// One thread per chain (SequentialTeam) copies the state into p.y first and runs every stage in
+// place there (from = to = p.y), as a single-stage scheme runs its stage on the state: the same
+// arithmetic on the same values, so the same results, for a copy of 3 d reals a step. On the GPU
+// the stages then hold one view where they held two: 15 of compsia's and comp4's 18 double
+// thread-per-chain kernels took 2-16 registers fewer (compsia's chain kernels 178-186 -> 168-174,
+// comp4's plain and portrait chain kernels 170-184 -> 160-178), comp4's two chain kernels with
+// saves 4 more (172 -> 176, 180 -> 184; ptxas, sm_90; bench/RESULTS.md, "The triple jump's stages
+// in place"). A parallel team keeps the stages from the state: in place, its block kernels took
+// up to 32 more.
 template <class Real, class Stage, class Team>
 GEOMINT_HD NewtonOutcome<Real> triple_jump(Real h, StridedSpins<Real> state, const StagedStep::Parts<Real>& p,
                                            const Stage& stage, const Team& team) {
     const Real g1 = triple_jump_outer<Real>();
     const Real fractions[3] = {g1, Real(1) - Real(2) * g1, g1};
     NewtonOutcome<Real> total{SolveStatus::ok, 0};
-    for (int s = 0; s < 3; ++s) {
-        const StridedSpins<Real> from = s == 0 ? state : p.y;
-        if (!add_stage(total, stage(fractions[s] * h, from, p.y))) return total;
+    if constexpr (Team::sequential) {
+        for (int i = 0; i < state.d; ++i) p.y.set(i, state.get(i));
+        for (int s = 0; s < 3; ++s)
+            if (!add_stage(total, stage(fractions[s] * h, p.y, p.y))) return total;
+    } else {
+        for (int s = 0; s < 3; ++s) {
+            const StridedSpins<Real> from = s == 0 ? state : p.y;
+            if (!add_stage(total, stage(fractions[s] * h, from, p.y))) return total;
+        }
     }
     team_for(team, state.d, [&](int i) { state.set(i, p.y.get(i)); });
     team.barrier();
