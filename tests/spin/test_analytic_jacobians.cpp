@@ -194,7 +194,8 @@ double collocation_defect(const System& system, int d, double& worst_residual) {
         RandomStep s = random_step(rng, d, 0.05);
         std::vector<double> z(static_cast<std::size_t>(B) * d);
         for (double& v : z) v = 1.5 * rng.next();
-        const gs::CollocationStep<S, System, double> problem{system, gs::StridedSpins<double>{s.u.data(), 1, d}, h};
+        const gs::CollocationStep<S, System, double, gs::CollocationJacobian::analytic> problem{
+            system, gs::StridedSpins<double>{s.u.data(), 1, d}, h};
         for (int i = 0; i < d; ++i) worst = std::fmax(worst, max_block_defect(problem, i, d, z, worst_residual));
     }
     return worst;

@@ -66,6 +66,7 @@ TEST(GaussLegendre, MatchesBoostToTheLastBit) {
     expect_matches_boost<2>();
     expect_matches_boost<3>();
     expect_matches_boost<4>();
+    expect_matches_boost<5>();
     expect_matches_boost<8>();
     expect_matches_boost<16>();
 }
@@ -74,6 +75,7 @@ TEST(GaussLegendre, ExactForPolynomialsOfDegreeBelowTwoN) {
     expect_exact_on_polynomials<2>();
     expect_exact_on_polynomials<3>();
     expect_exact_on_polynomials<4>();
+    expect_exact_on_polynomials<5>();
     expect_exact_on_polynomials<8>();
     expect_exact_on_polynomials<16>();
 }

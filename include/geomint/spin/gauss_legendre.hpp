@@ -1,5 +1,6 @@
-// Gauss-Legendre nodes and weights on [0, 1] for the collocation stages (n = 2, 3, 4) and the
-// quadratures of AVF and collocation (n = 8, 16; math §2.2, §2.3). Host+device constant tables.
+// Gauss-Legendre nodes and weights on [0, 1] for the collocation stages (n = 2, 3, 4), the
+// quadratures of AVF and collocation (n = 8, 16; math §2.2, §2.3) and the collocation Newton
+// Jacobian's (n = 3, 4, 5). Host+device constant tables.
 #pragma once
 
 #include "geomint/platform.hpp"
@@ -49,6 +50,21 @@ struct GaussLegendre<4> {
     GEOMINT_HD static constexpr double weight(int i) {
         constexpr double w[4] = {1.7392742256872692872e-01, 3.2607257743127307129e-01, 3.2607257743127307129e-01,
                                  1.7392742256872692872e-01};
+        return w[i];
+    }
+};
+
+template <>
+struct GaussLegendre<5> {
+    static constexpr int size = 5;
+    GEOMINT_HD static constexpr double node(int i) {
+        constexpr double x[5] = {4.6910077030668003601e-02, 2.3076534494715845448e-01, 5.0000000000000000000e-01,
+                                 7.6923465505284154552e-01, 9.5308992296933199640e-01};
+        return x[i];
+    }
+    GEOMINT_HD static constexpr double weight(int i) {
+        constexpr double w[5] = {1.1846344252809454376e-01, 2.3931433524968323402e-01, 2.8444444444444444444e-01,
+                                 2.3931433524968323402e-01, 1.1846344252809454376e-01};
         return w[i];
     }
 };

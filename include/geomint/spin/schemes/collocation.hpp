@@ -28,6 +28,15 @@ struct CollocationTables {
     double integrand[quadrature_nodes][S];  // w_q l_j(xi_q) / b_j: G_j = sum_q integrand[q][j] f(xi_q)
     double frozen[S][S];                    // sum_q integrand[q][k] path[q][j]: the quasi-Newton's dG weights
     double middle[S];                       // int_0^{1/2} l_j: sigma(1/2)
+    // The host's Newton Jacobian takes dG from a smaller Gauss rule (CollocationJacobian::
+    // reduced_quadrature): s + 1 nodes. dG's integrand is l_k(xi) int_0^xi l_j (degree 2 s - 1)
+    // times node blocks A(sigma(xi)), sigma = h sum_j Z_j int_0^xi l_j (degree s), so its h^m term
+    // has degree 2 s - 1 + m s; k nodes are exact to degree 2 k - 1. With k = s + 1 the h^0 term
+    // is exact for every s and the h^1 term for s = 2 only: the blocks (h dG) are off by O(h^3)
+    // for coll4 and O(h^2) for coll6 and coll8 (tests/spin/test_collocation_reduced_jacobian.cpp).
+    static constexpr int jacobian_nodes = S + 1;
+    double jacobian_path[jacobian_nodes][S];       // path at that rule's nodes
+    double jacobian_integrand[jacobian_nodes][S];  // integrand with that rule's weights
 };
 
 // l_j(xi) = prod_{m != j} (xi - c_m)/(c_j - c_m) in product form (better conditioned than
@@ -65,6 +74,13 @@ GEOMINT_HD constexpr CollocationTables<S> make_collocation_tables() {
         }
     }
     for (int j = 0; j < S; ++j) t.middle[j] = lagrange_integral<S>(j, 0.5);
+    using JacobianRule = GaussLegendre<CollocationTables<S>::jacobian_nodes>;
+    for (int j = 0; j < S; ++j)
+        for (int q = 0; q < JacobianRule::size; ++q) {
+            t.jacobian_path[q][j] = lagrange_integral<S>(j, JacobianRule::node(q));
+            t.jacobian_integrand[q][j] =
+                JacobianRule::weight(q) * lagrange_basis<S>(j, JacobianRule::node(q)) / t.weight[j];
+        }
     for (int k = 0; k < S; ++k)
         for (int j = 0; j < S; ++j) {
             t.frozen[k][j] = 0.0;
@@ -92,9 +108,16 @@ GEOMINT_HD const CollocationTables<S>& collocation_table() {
 #endif
 }
 
-// Which Newton Jacobian the collocation steps build (issue 10 items 1 and 3, chosen by
+// Which Newton Jacobian the collocation steps build (issue 10 items 1, 2 and 3, chosen by
 // measurement). On the host the analytic blocks of CollocationStep::linearise, several times
-// cheaper than dual numbers (bench/RESULTS.md, "Collocation Newton Jacobians"). On the GPU the
+// cheaper than dual numbers (bench/RESULTS.md, "Collocation Newton Jacobians"), with dG from
+// CollocationTables::jacobian_nodes Gauss nodes instead of the residual's 16
+// (reduced_quadrature; `analytic` keeps the 16 as the tests' exact Jacobian). The host's simplified
+// Newton keeps one Jacobian per step, so the Jacobian is only Newton's direction: the smaller
+// rule leaves the root where it was and took the same linear solves a step at h = 0.05 and
+// 0.2 (within 2%), for 12-28% fewer instructions a step and 1.1-1.6x the rate (bench/RESULTS.md,
+// "Collocation's Newton Jacobian from fewer Gauss nodes"; s nodes for coll4 took 5 solves a step
+// against 4). On the GPU the
 // analytic blocks would keep 3 s^2 accumulated 3 x 3 matrices (up to 432 reals for coll8) alive
 // through the quadrature loop, which a thread's registers cannot hold. There (ptxas, sm_90,
 // registers / stack B / spill stores B of the plain double kernels; RESULTS, "2026-12-04 —
@@ -107,7 +130,7 @@ GEOMINT_HD const CollocationTables<S>& collocation_table() {
 // - coll4, and every s on the top: dual numbers with one column per pass, which took fewer
 //   registers and less stack than the quasi-Newton (coll4 on the Heisenberg chain 230/56/0
 //   against 246/208/0; coll8 on the top 208/80/0 against 220/368/0) and do not spill.
-enum class CollocationJacobian { analytic, dual_numbers, frozen_quadrature };
+enum class CollocationJacobian { analytic, reduced_quadrature, dual_numbers, frozen_quadrature };
 template <int S, class System>
 inline constexpr CollocationJacobian device_collocation_jacobian =
     S >= 3 && System::is_chain ? CollocationJacobian::frozen_quadrature : CollocationJacobian::dual_numbers;
@@ -116,7 +139,7 @@ template <int S, class System>
 inline constexpr CollocationJacobian collocation_jacobian = device_collocation_jacobian<S, System>;
 #else
 template <int S, class System>
-inline constexpr CollocationJacobian collocation_jacobian = CollocationJacobian::analytic;
+inline constexpr CollocationJacobian collocation_jacobian = CollocationJacobian::reduced_quadrature;
 #endif
 
 // Which Newton the collocation steps run: jacobian_refresh of local_newton.hpp (the simplified
@@ -187,7 +210,9 @@ struct CollocationStep {
     // cross product lies along U_k, which M maps to 0. It is kept, as the plain chain rule.)
     GEOMINT_HD void linearise(int i, const Real* left, const Real* self, const Real* right, Real* out,
                               NeighbourBlocks<block_size, Real>& jacobian) const
-        requires(jacobian_choice == CollocationJacobian::analytic && HasGradientJacobian<System, Real>) {
+        requires((jacobian_choice == CollocationJacobian::analytic ||
+                  jacobian_choice == CollocationJacobian::reduced_quadrature) &&
+                 HasGradientJacobian<System, Real>) {
         using M3 = Mat3<Real>;
         const CollocationTables<S>& tab = collocation_table<S>();
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
@@ -200,15 +225,32 @@ struct CollocationStep {
             for (int b = 0; b < neighbours; ++b)
                 for (int j = 0; j < S; ++j) dg[b][k][j] = M3::zero();
         }
-        for (int q = 0; q < Q; ++q) {
-            M3 a[3];
-            const Vec3<Real> f = node_blocks(i, tab.path[q], left, self, right, a);
-            for (int k = 0; k < S; ++k) {
-                g[k] += Real(tab.integrand[q][k]) * f;
+        // dG += sum over one rule's nodes of integrand[k] h path[j] a (the node blocks).
+        const auto add_node_blocks = [&](const double(&integrand)[S], const double(&path)[S], const M3(&a)[3]) {
+            for (int k = 0; k < S; ++k)
                 for (int j = 0; j < S; ++j) {
-                    const Real w = Real(tab.integrand[q][k]) * (h * Real(tab.path[q][j]));
+                    const Real w = Real(integrand[k]) * (h * Real(path[j]));
                     for (int b = 0; b < neighbours; ++b) dg[b][k][j] += w * a[System::is_chain ? b : 1];
                 }
+        };
+        if constexpr (jacobian_choice == CollocationJacobian::analytic) {
+            for (int q = 0; q < Q; ++q) {
+                M3 a[3];
+                const Vec3<Real> f = node_blocks(i, tab.path[q], left, self, right, a);
+                for (int k = 0; k < S; ++k) g[k] += Real(tab.integrand[q][k]) * f;
+                add_node_blocks(tab.integrand[q], tab.path[q], a);
+            }
+        } else {
+            // G as residual() forms it, at the 16 nodes; the node blocks at the smaller rule's.
+            const Vec3<Real> c = u.get(i);
+            for (int q = 0; q < Q; ++q) {
+                const Vec3<Real> f = path_integrand(c, i, tab.path[q], left, self, right);
+                for (int k = 0; k < S; ++k) g[k] += Real(tab.integrand[q][k]) * f;
+            }
+            for (int q = 0; q < CollocationTables<S>::jacobian_nodes; ++q) {
+                M3 a[3];
+                node_blocks(i, tab.jacobian_path[q], left, self, right, a);
+                add_node_blocks(tab.jacobian_integrand[q], tab.jacobian_path[q], a);
             }
         }
         for (int k = 0; k < S; ++k) {
@@ -289,6 +331,21 @@ private:
         Vec3<T> x{T(0), T(0), T(0)};
         for (int j = 0; j < S; ++j) x += (h * Real(coefficient[j])) * Vec3<T>{z[3 * j], z[3 * j + 1], z[3 * j + 2]};
         return x;
+    }
+
+    // The integrand T_x phi_c grad H(phi_c(x)) of G at the path point x = path_point(coefficient) of
+    // spin i, centre c = u_i: residual()'s quadrature loop, in Real, for the reduced_quadrature
+    // linearise (residual itself is left as it is: the GPU's dual-number kernels run it).
+    GEOMINT_HD Vec3<Real> path_integrand(const Vec3<Real>& c, int i, const double (&coefficient)[S], const Real* left,
+                                         const Real* self, const Real* right) const {
+        const Vec3<Real> x = path_point(coefficient, self);
+        const Vec3<Real> y = retract(c, x);
+        Vec3<Real> yl = y, yr = y;
+        if constexpr (System::is_chain) {
+            yl = retract(u.get(u.wrap(i - 1)), path_point(coefficient, left));
+            yr = retract(u.get(u.wrap(i + 1)), path_point(coefficient, right));
+        }
+        return tangent_retract(c, x, system.gradient(yl, y, yr));
     }
 
     // phi_c(x) = (c + x)/|c + x| and N(c + x) = T_x phi_c = d phi_c/dx from one square root and one
