@@ -1,9 +1,9 @@
 // Every spin scheme on the CPU at issue 10's sizes (256 tops x 200 steps; 16 chains of d = 16 and
-// 4 of d = 128, 50 steps; h = 0.05), written against only the API that this tree and
-// the commits before issue 10 share (make_spin_model, run_spin_batch_cpu, SpinBatch,
-// random_spin). bench/spin_speedup_since.sh compiles this same file against an earlier commit's
-// library, so that the two binaries differ in the library alone, and runs them in alternation:
-// the speed-ups of item 2 measured, not multiplied across runs.
+// 4 of d = 128, 50 steps; h = 0.05), written against only the API that this tree and the commits
+// before issue 10 share (make_spin_model, run_spin_batch_cpu, SpinBatch, random_spin).
+// bench/spin_speedup_since.sh compiles this same file against an earlier commit's library, so that
+// the two binaries differ in the library alone, and runs them in alternation: the speed-ups of
+// item 2 measured, not multiplied across runs.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>

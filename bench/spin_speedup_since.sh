@@ -2,9 +2,9 @@
 # Issue 10, item 2, measured directly: bench/bench_spin_schemes.cpp compiled against an earlier
 # commit's library (default 7529d6a, the last commit before issue 10's work) and against this
 # tree's build, the two binaries run in alternation, ROUNDS times each, on one thread of the same
-# machine (rates per CPU-second of that thread). Prints
-# each case's median rate for both, the speed-up, both Newton iteration counts per step, and each
-# scheme's cost per step against the implicit midpoint rule in this tree.
+# machine (rates per CPU-second of that thread). Prints each case's median rate for both, the
+# speed-up, both Newton iteration counts per step, and each scheme's cost per step against the
+# implicit midpoint rule in this tree.
 #
 #   bash bench/spin_speedup_since.sh [--build DIR] [--rev REV] [--rounds N] [--work DIR] [--report-only]
 #
@@ -18,6 +18,8 @@ cd "$(dirname "$0")/.."
 build=build rev=7529d6a rounds=5 work="" report_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --build | --rev | --rounds | --work)
+      [ $# -ge 2 ] || { echo "spin_speedup_since.sh: $1 needs a value" >&2; exit 2; } ;;&
     --build) build="$2"; shift 2 ;;
     --rev) rev="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
