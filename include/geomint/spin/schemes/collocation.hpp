@@ -177,14 +177,7 @@ struct CollocationStep {
         }
         // G_j = int_0^1 l_j(xi)/b_j (T_{sigma(xi)} phi_c)^T gradH(phi_c(sigma(xi))) dxi.
         for (int q = 0; q < Q; ++q) {
-            const Vec3<T> x = path_point(tab.path[q], self);
-            const Vec3<T> y = retract(c, x);
-            Vec3<T> yl = y, yr = y;
-            if constexpr (System::is_chain) {
-                yl = retract(u.get(u.wrap(i - 1)), path_point(tab.path[q], left));
-                yr = retract(u.get(u.wrap(i + 1)), path_point(tab.path[q], right));
-            }
-            const Vec3<T> f = tangent_retract(c, x, system.gradient(yl, y, yr));
+            const Vec3<T> f = path_integrand(c, i, tab.path[q], left, self, right);
             for (int j = 0; j < S; ++j) g[j] += Real(tab.integrand[q][j]) * f;
         }
         for (int k = 0; k < S; ++k) {
@@ -287,20 +280,13 @@ struct CollocationStep {
         const CollocationTables<S>& tab = collocation_table<S>();
         constexpr int Q = CollocationTables<S>::quadrature_nodes;
         const Vec3<Real> c = u.get(i);
-        // G_k by residual's quadrature loop, repeated in Real: residual calling a shared loop grew
-        // the top's dual-number kernels (coll6 184 -> 206 registers, coll8 208 -> 228; RESULTS,
-        // "Collocation on the GPU: a quasi-Newton").
+        // G_k by residual's quadrature loop, written out here with path_integrand per node: residual
+        // calling a shared whole loop grew the top's dual-number kernels (coll6 184 -> 206
+        // registers, coll8 208 -> 228; RESULTS, "Collocation on the GPU: a quasi-Newton").
         Vec3<Real> g[S];
         for (int j = 0; j < S; ++j) g[j] = Vec3<Real>{Real(0), Real(0), Real(0)};
         for (int q = 0; q < Q; ++q) {
-            const Vec3<Real> x = path_point(tab.path[q], self);
-            const Vec3<Real> y = retract(c, x);
-            Vec3<Real> yl = y, yr = y;
-            if constexpr (System::is_chain) {
-                yl = retract(u.get(u.wrap(i - 1)), path_point(tab.path[q], left));
-                yr = retract(u.get(u.wrap(i + 1)), path_point(tab.path[q], right));
-            }
-            const Vec3<Real> f = tangent_retract(c, x, system.gradient(yl, y, yr));
+            const Vec3<Real> f = path_integrand(c, i, tab.path[q], left, self, right);
             for (int j = 0; j < S; ++j) g[j] += Real(tab.integrand[q][j]) * f;
         }
         // The node blocks at the middle of the path, xi = 1/2 (the analytic linearise's a_b there).
@@ -334,13 +320,16 @@ private:
     }
 
     // The integrand T_x phi_c grad H(phi_c(x)) of G at the path point x = path_point(coefficient) of
-    // spin i, centre c = u_i: residual()'s quadrature loop, in Real, for the reduced_quadrature
-    // linearise (residual itself is left as it is: the GPU's dual-number kernels run it).
-    GEOMINT_HD Vec3<Real> path_integrand(const Vec3<Real>& c, int i, const double (&coefficient)[S], const Real* left,
-                                         const Real* self, const Real* right) const {
-        const Vec3<Real> x = path_point(coefficient, self);
-        const Vec3<Real> y = retract(c, x);
-        Vec3<Real> yl = y, yr = y;
+    // spin i, centre c = u_i, in T (Real, or dual numbers): one node of the quadrature loop that
+    // residual, linearise (reduced_quadrature) and linearise_into share. As a call for one node
+    // it left every collocation kernel's registers, stack and spills as they were (ptxas, sm_90;
+    // sharing the whole loop had grown the top's dual-number kernels, see linearise_into).
+    template <class T>
+    GEOMINT_HD Vec3<T> path_integrand(const Vec3<Real>& c, int i, const double (&coefficient)[S], const T* left,
+                                      const T* self, const T* right) const {
+        const Vec3<T> x = path_point(coefficient, self);
+        const Vec3<T> y = retract(c, x);
+        Vec3<T> yl = y, yr = y;
         if constexpr (System::is_chain) {
             yl = retract(u.get(u.wrap(i - 1)), path_point(coefficient, left));
             yr = retract(u.get(u.wrap(i + 1)), path_point(coefficient, right));
