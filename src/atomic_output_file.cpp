@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -19,6 +20,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "input_files.hpp"
+#include "option_values.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -144,9 +147,11 @@ bool can_link_unnamed(int fd) {
 
 }  // namespace
 
-AtomicOutputFile::AtomicOutputFile(std::string path, std::string option, Temporary temporary)
+AtomicOutputFile::AtomicOutputFile(std::string path, std::string option, Temporary temporary,
+                                   std::string temporary_name)
     : path_(std::move(path)), option_(std::move(option)) {
-    if (path_.empty()) throw UsageError(option_, "empty file name");
+    check_file_name(path_, option_);
+    refuse_output_onto_input(path_, option_);
     const std::string quoted = "'" + path_ + "'";
     try {
         if (path_ == "-") {
@@ -212,42 +217,10 @@ AtomicOutputFile::AtomicOutputFile(std::string path, std::string option, Tempora
         }
 
         install_signal_handlers();
-        if (temporary == Temporary::unnamed_if_possible)
-            fd_ = ::openat(directory_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-        else
-            errno = EOPNOTSUPP;  // as a filesystem without O_TMPFILE: a named temporary below
-        if (fd_ >= 0) {
-            unnamed_ = can_link_unnamed(fd_);
-            if (!unnamed_) {
-                ::close(fd_);
-                fd_ = -1;
-            }
-        } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-            throw UsageError(option_, "cannot write " + quoted + ": cannot create a file in '" + directory_ +
-                                          "': " + error_text(errno));
-        }
-        if (fd_ < 0) {  // no O_TMPFILE here: a named temporary, removed on error and on caught signals
-            for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
-                const std::string name = random_temporary_name();
-                if (signal_owner_) arm(directory_fd_, name);
-                fd_ = ::openat(directory_fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-                if (fd_ >= 0) {
-                    temporary_ = name;
-                } else {
-                    const int error = errno;
-                    if (signal_owner_) disarm();
-                    if (error != EEXIST)
-                        throw UsageError(option_, "cannot write " + quoted + ": cannot create a file in '" +
-                                                      directory_ + "': " + error_text(error));
-                }
-            }
-            if (fd_ < 0) throw UsageError(option_, "cannot write " + quoted + ": no free temporary name");
-        }
-        if (exists) {  // a replaced file keeps its permissions and, where allowed, its owner and group
-            (void)::fchown(fd_, existing.st_uid, existing.st_gid);
-            if (::fchmod(fd_, existing.st_mode & 0777) != 0)
-                throw UsageError(option_, "cannot write " + quoted + ": " + error_text(errno));
-        }
+        replaces_existing_ = exists;
+        existing_ = existing;
+        temporary_name_ = std::move(temporary_name);
+        if (temporary != Temporary::named_later) open_temporary(temporary == Temporary::unnamed_if_possible);
     } catch (...) {
         release();
         throw;
@@ -255,6 +228,65 @@ AtomicOutputFile::AtomicOutputFile(std::string path, std::string option, Tempora
 }
 
 AtomicOutputFile::~AtomicOutputFile() { release(); }
+
+void AtomicOutputFile::open_temporary(bool unnamed_if_possible) {
+    const std::string quoted = "'" + path_ + "'";
+    if (unnamed_if_possible)
+        fd_ = ::openat(directory_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    else
+        errno = EOPNOTSUPP;  // as a filesystem without O_TMPFILE: a named temporary below
+    if (fd_ >= 0) {
+        unnamed_ = can_link_unnamed(fd_);
+        if (!unnamed_) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+    } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+        throw UsageError(
+            option_, "cannot write " + quoted + ": cannot create a file in '" + directory_ + "': " + error_text(errno));
+    }
+    if (fd_ < 0) {  // no O_TMPFILE here: a named temporary, removed on error and on caught signals
+        for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+            // A name given by the caller is the only one tried: the caller has recorded it.
+            if (attempt > 0 && !temporary_name_.empty())
+                throw UsageError(option_,
+                                 "cannot write " + quoted + ": its temporary '" + temporary_name_ + "' exists already");
+            const std::string name = temporary_name_.empty() ? random_temporary_name() : temporary_name_;
+            if (signal_owner_) arm(directory_fd_, name);
+            fd_ = ::openat(directory_fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd_ >= 0) {
+                temporary_ = name;
+            } else {
+                const int error = errno;
+                if (signal_owner_) disarm();
+                if (error != EEXIST)
+                    throw UsageError(option_, "cannot write " + quoted + ": cannot create a file in '" + directory_ +
+                                                  "': " + error_text(error));
+            }
+        }
+        if (fd_ < 0) throw UsageError(option_, "cannot write " + quoted + ": no free temporary name");
+    }
+    if (replaces_existing_) {  // a replaced file keeps its permissions and, where allowed, its owner and group
+        (void)::fchown(fd_, existing_.st_uid, existing_.st_gid);
+        if (::fchmod(fd_, existing_.st_mode & 0777) != 0)
+            throw UsageError(option_, "cannot write " + quoted + ": " + error_text(errno));
+    }
+}
+
+void AtomicOutputFile::create_named_temporary() {
+    if (kind_ != Kind::replace || fd_ >= 0) throw std::logic_error("AtomicOutputFile: no temporary to create");
+    open_temporary(false);
+}
+
+std::string AtomicOutputFile::new_temporary_name() { return random_temporary_name(); }
+
+bool AtomicOutputFile::is_temporary_name(const std::string& name) {
+    constexpr std::size_t kPrefix = 9, kRandom = 12;  // ".geomint-", then random_temporary_name()'s characters
+    return name.size() == kPrefix + kRandom && name.compare(0, kPrefix, ".geomint-") == 0 &&
+           std::all_of(name.begin() + kPrefix, name.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+           });
+}
 
 void AtomicOutputFile::release() noexcept {
     if (fd_ >= 0 && kind_ != Kind::standard_output) ::close(fd_);  // an unnamed temporary vanishes here

@@ -30,7 +30,8 @@
 // - "-": standard output, written directly; description() is "standard output".
 //
 // The constructor validates the destination before any work: an existing directory, a missing
-// or unwritable directory, a read-only file give UsageError(option, ...). A write, fsync or close
+// or unwritable directory, a read-only file, a name holding a NUL, and a file this run reads
+// (input_files.hpp: the sweep file, --init, ...) give UsageError(option, ...). A write, fsync or close
 // error is reported at once as std::runtime_error("OPTION: writing 'PATH' failed: REASON"); a run
 // never reports success after a write error, even when space is freed later.
 //
@@ -41,6 +42,8 @@
 // and the run ends with the one-line error above (exit status 1) instead of a core dump. The
 // previous dispositions are restored by the destructor. One AtomicOutputFile at a time.
 #pragma once
+
+#include <sys/stat.h>
 
 #include <cstddef>
 #include <functional>
@@ -54,10 +57,14 @@ public:
     // How the temporary of a replaced file is made: unnamed (O_TMPFILE) where the filesystem
     // allows, or always named, for a library that opens its output by name (HDF5 resolves the
     // name it is given, which an unnamed file's /proc/self/fd link cannot give).
-    enum class Temporary { unnamed_if_possible, named };
+    // named_later: named, but made only by create_named_temporary(), so that a caller can record
+    // its name (given as `temporary_name`) first, as the resume journal does.
+    enum class Temporary { unnamed_if_possible, named, named_later };
     // Opens the destination (see above). Throws UsageError naming `option` when it cannot be
     // written, before any work is done.
-    AtomicOutputFile(std::string path, std::string option, Temporary temporary = Temporary::unnamed_if_possible);
+    // A named temporary gets `temporary_name` when given (from new_temporary_name()).
+    AtomicOutputFile(std::string path, std::string option, Temporary temporary = Temporary::unnamed_if_possible,
+                     std::string temporary_name = {});
     // Without commit(): the temporary is removed (a directly written destination keeps what it got).
     ~AtomicOutputFile();
     AtomicOutputFile(const AtomicOutputFile&) = delete;
@@ -78,9 +85,23 @@ public:
     // and writes it through descriptors of its own; commit() after the library has closed it.
     // Kind::replace with a named temporary only (throws std::logic_error otherwise).
     std::string temporary_path() const;
+    // Temporary::named_later: makes the named temporary (UsageError naming the option if it cannot).
+    void create_named_temporary();
+    // Kind::replace's directory (symbolic links followed): where the temporary is made.
+    const std::string& directory() const { return directory_; }
+    // Whether the output is being written to a named temporary (temporary_path() answers).
+    bool has_named_temporary() const {
+        return kind_ == Kind::replace && fd_ >= 0 && !committed_ && !temporary_.empty();
+    }
 
     enum class Kind { replace, direct, standard_output };
     Kind kind() const { return kind_; }
+    // Whether an AtomicOutputFile of `path` would be of Kind::replace (a new or regular file), as
+    // far as can be told before opening it.
+    // A fresh temporary name (".geomint-" and 12 random letters and digits) and whether `name`
+    // is one.
+    static std::string new_temporary_name();
+    static bool is_temporary_name(const std::string& name);
 
 private:
     [[noreturn]] void fail_writing(const std::string& reason);
@@ -91,17 +112,21 @@ private:
     void end_signal_deferral();
     void commit_replace();
     void link_unnamed_temporary();
+    void open_temporary(bool unnamed_if_possible);
 
     std::string path_;    // as given
     std::string option_;  // "--out"
     Kind kind_ = Kind::replace;
-    std::string directory_;      // replace: the directory of the final file (symlinks resolved)
-    std::string final_name_;     // replace: the final file's name in directory_
-    std::string temporary_;      // replace: the temporary's name in directory_ (empty while unnamed)
-    int directory_fd_ = -1;      // replace: directory_, open for openat/linkat/renameat/fsync
-    int fd_ = -1;                // the output
-    bool unnamed_ = false;       // replace: the temporary is an O_TMPFILE file
-    bool signal_owner_ = false;  // this object installed the signal handlers
+    std::string directory_;           // replace: the directory of the final file (symlinks resolved)
+    std::string final_name_;          // replace: the final file's name in directory_
+    std::string temporary_;           // replace: the temporary's name in directory_ (empty while unnamed)
+    int directory_fd_ = -1;           // replace: directory_, open for openat/linkat/renameat/fsync
+    int fd_ = -1;                     // the output
+    bool unnamed_ = false;            // replace: the temporary is an O_TMPFILE file
+    bool replaces_existing_ = false;  // replace: a file is there (its permissions carry over)
+    struct stat existing_ {};         // replace: that file's status
+    std::string temporary_name_;      // replace: the named temporary's name, when the caller chose it
+    bool signal_owner_ = false;       // this object installed the signal handlers
     bool failed_ = false;
     bool committed_ = false;
 };

@@ -12,7 +12,7 @@
 
 namespace geomint {
 
-BackendChoice choose_backend(const std::string& name, int threads) {
+BackendChoice choose_backend(const std::string& name, int threads, [[maybe_unused]] bool quiet) {
     const auto cpu = [&] {
         const int count = threads > 0 ? threads : omp_get_max_threads();
         return BackendChoice{Backend::cpu, "cpu (" + std::to_string(count) + " threads)"};
@@ -25,8 +25,8 @@ BackendChoice choose_backend(const std::string& name, int threads) {
     if (name == "cuda") throw UsageError("--backend", "cuda requested but " + device.description);
 #if GEOMINT_WITH_CUDA
     // A rank of a split run says why it has no GPU: its node has none, or its device failed
-    // (mpi_gpu_choice.hpp). A build without CUDA never has one, so it says nothing.
-    if (mpi::split())
+    // (mpi_gpu_choice.hpp), unless --quiet. A build without CUDA never has one, so it says nothing.
+    if (mpi::split() && !quiet)
         std::fputs(mpi::cpu_fallback_notice(mpi::rank(), mpi::host(), device.description).c_str(), stderr);
 #endif
     return cpu();

@@ -13,6 +13,7 @@ struct BackendChoice {
     std::string description;  // "cpu (2 threads)" or "cuda (NVIDIA H200)"
 };
 
-BackendChoice choose_backend(const std::string& name, int threads);
+// A rank of a split run that falls back to the CPU says so on standard error, unless `quiet`.
+BackendChoice choose_backend(const std::string& name, int threads, bool quiet);
 
 }  // namespace geomint

@@ -3,6 +3,7 @@
 
 #include <omp.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,34 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, const std::string& defa
 
 namespace {
 
+// The states saved for one trajectory must fit in this machine's memory (a chunk holds them), so
+// a --save-every that asks for more is refused now, naming it, rather than failing after the
+// start (or overflowing the count of saves).
+void check_saves_fit(const RunConfig& config) {
+    const auto steps = static_cast<unsigned long long>(config.time.steps);
+    const auto every = static_cast<unsigned long long>(config.save_every);
+    const unsigned long long saves = steps / every + 1 + (steps % every != 0 ? 1 : 0);  // save_count, unsigned
+    const unsigned long long real_size = config.precision == Precision::float32 ? sizeof(float) : sizeof(double);
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
+    const unsigned long long memory =
+        pages > 0 && page_size > 0 ? static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size)
+                                   : ~0ull;
+    // The smallest state (q, p) of one trajectory; division keeps the product from overflowing.
+    if (saves <= memory / (2 * real_size)) return;
+    throw UsageError("--save-every", "saving every " + std::to_string(every) + " of " + std::to_string(steps) +
+                                         " steps keeps " + std::to_string(saves) +
+                                         " states per trajectory, more than this machine's memory holds (" +
+                                         std::to_string(memory >> 30) + " GiB): give a larger --save-every");
+}
+
+// --resume needs a regular file (only it keeps a journal): standard output, a FIFO or a device is
+// refused now, before opening a FIFO would wait for a reader.
+void check_resumable_destination(const std::string& out) {
+    struct stat status {};
+    if (out == "-" || (::stat(out.c_str(), &status) == 0 && !S_ISREG(status.st_mode) && !S_ISDIR(status.st_mode)))
+        throw UsageError("--resume", "needs --out to be a regular file (a pipe or device keeps no journal)");
+}
+
 // An existing FIFO or device named FILE.h5 is refused now: HDF5 seeks, and opening a FIFO for
 // writing would wait for a reader before the refusal could come.
 void check_hdf5_destination(const std::string& out) {
@@ -70,16 +99,18 @@ RunConfig parse_run_config(const CommonOptions& o) {
     if (o.out.empty() && !o.in_memory) throw UsageError("--out", "is required");
     config.out = o.out;
     check_hdf5_destination(config.out);
+    if (config.resume) check_resumable_destination(config.out);
     if (given(o, "--save-every")) {
         if (o.save_every == "0")
             throw UsageError("--save-every", "must be at least 1 (leave it out to save no states)");
         config.save_every = parse_positive_integer(o.save_every, "--save-every");
+        check_saves_fit(config);
         if (!o.in_memory && !is_hdf5_path(config.out))
             throw UsageError("--save-every", "saved states need an HDF5 output: give --out FILE.h5 (not '" +
                                                  config.out + "'; CSV holds the final state only)");
     }
     check_representable(config.time.dt, config.precision, o.dt.empty() ? "--t-end" : "--dt", true);
-    config.backend = choose_backend(o.backend, config.threads);
+    config.backend = choose_backend(o.backend, config.threads, config.quiet);
     return config;
 }
 

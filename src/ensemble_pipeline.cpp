@@ -10,6 +10,7 @@
 #include "geomint/solve_status.hpp"
 #include "hdf5_sink.hpp"
 #include "mpi_chunk_loop.hpp"
+#include "mpi_configuration.hpp"
 #include "mpi_session.hpp"
 #include "run_journal.hpp"
 #include "save_recorder.hpp"
@@ -38,9 +39,11 @@ ChunkShape chunk_shape(const RunConfig& config, Ensemble& ensemble) {
 }
 
 // The journal of a run whose output is a regular file and which can be written as a sweep file
-// (the journal keeps that text to check a resume against); none otherwise.
+// (the journal keeps that text to check a resume against); none otherwise. Opened after the output
+// is validated and before its named temporary (`temporary`, if any) is made: the journal holds the
+// output's lock (run_journal.hpp) and records the temporary's name before it exists.
 std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOutputFile& file, Ensemble& ensemble,
-                                         std::uint64_t chunk) {
+                                         std::uint64_t chunk, const std::string& temporary) {
     const bool journaled = file.kind() == AtomicOutputFile::Kind::replace && !config.description.configuration.empty();
     if (!journaled) {
         if (config.resume)
@@ -56,6 +59,8 @@ std::unique_ptr<RunJournal> open_journal(const RunConfig& config, const AtomicOu
     run.chunk = chunk;
     run.backend = backend_name(config);
     run.shape = chunk_shape(config, ensemble);
+    run.temporary = temporary;
+    run.temporary_directory = file.directory();
     return std::make_unique<RunJournal>(std::move(run), config.resume);
 }
 
@@ -128,6 +133,7 @@ void run_pipeline(const RunConfig& config, Ensemble& ensemble, ResultSink& sink,
     // (run_ensemble's runs come on rank 0 only): the workers compute the chunks rank 0 hands out,
     // recording into their own sink, whose finish() adds the histograms up on rank 0.
     if (mpi::split() && !mpi::split_run_started()) {
+        mpi::agree_on_configuration(mpi::run_fingerprint(config.description.configuration));
         mpi::set_split_run_started();
         if (mpi::rank() == 0) {
             mpi::announce_start(0);
@@ -170,24 +176,33 @@ void run_ensemble(const RunConfig& config, Ensemble& ensemble) {
     // A run split across MPI ranks (mpi_chunk_loop.hpp): the workers only compute; rank 0 opens the
     // output and tells them whether the run starts, so that a refused output ends every rank.
     const bool split = mpi::split();
+    // First of all: a rank given other options or input files ends the job before any file is made.
+    if (split) mpi::agree_on_configuration(mpi::run_fingerprint(config.description.configuration));
     if (split && mpi::rank() != 0) {
         if (const int status = mpi::await_start(); status != 0) throw mpi::QuietExit{status};
         mpi::set_split_run_started();
         mpi::serve_chunks(ensemble, chunk_shape(config, ensemble), backend_name(config));
         return;
     }
-    std::unique_ptr<AtomicOutputFile> file;
+    // Destroyed in reverse: the journal, which holds the output's lock, last.
     std::unique_ptr<RunJournal> journal;
+    std::unique_ptr<AtomicOutputFile> file;
     std::unique_ptr<TableSink> sink;
     try {
-        // Opened, and so validated, before any work.
-        file = std::make_unique<AtomicOutputFile>(config.out, "--out",
-                                                  is_hdf5_path(config.out)
-                                                      ? AtomicOutputFile::Temporary::named
-                                                      : AtomicOutputFile::Temporary::unnamed_if_possible);
         const std::uint64_t chunk = std::max<std::uint64_t>(1, ensemble.chunk_capacity());
-        // After `file`: a journal refused (or a resume refused) leaves the output untouched.
-        journal = open_journal(config, *file, ensemble, chunk);
+        const bool hdf5 = is_hdf5_path(config.out);
+        // HDF5's temporary is named (the library opens its file by name): made only once the
+        // journal has recorded its name, so that no kill leaves one that no journal names.
+        const std::string temporary = hdf5 ? AtomicOutputFile::new_temporary_name() : std::string();
+        // Opened, and so validated, before any work.
+        file = std::make_unique<AtomicOutputFile>(
+            config.out, "--out",
+            hdf5 ? AtomicOutputFile::Temporary::named_later : AtomicOutputFile::Temporary::unnamed_if_possible,
+            temporary);
+        // After `file`: a journal refused (another live run, or a resume refused) leaves the output
+        // untouched.
+        journal = open_journal(config, *file, ensemble, chunk, temporary);
+        if (hdf5 && file->kind() == AtomicOutputFile::Kind::replace) file->create_named_temporary();
         // After `file`: closed before the temporary is removed or committed.
         sink = std::make_unique<TableSink>(config, *file, ensemble);
     } catch (const UsageError&) {

@@ -15,6 +15,7 @@
 
 #include "list_command.hpp"
 #include "mpi_session.hpp"
+#include "option_values.hpp"
 #include "pendulum_command.hpp"
 #include "portrait_command.hpp"
 #include "spin_command.hpp"
@@ -90,20 +91,11 @@ struct Cli {
     CLI::App *pendulum_command = nullptr, *spin_command = nullptr, *run_command = nullptr, *list_command = nullptr;
 };
 
-// An option given with an empty value ("--init ''") is an error, never silently its default.
-void refuse_empty_values(const CLI::App& command) {
-    for (const CLI::Option* option : command.get_options()) {
-        if (option->count() == 0 || option->get_type_size() == 0) continue;  // not given, or a flag
-        for (const std::string& value : option->results())
-            if (value.empty()) throw geomint::UsageError(option->get_name(), "empty value");
-    }
-}
-
 // Runs the parsed family or list command.
 void execute(const Cli& cli) {
     for (const CLI::App* command : {cli.pendulum_command, cli.spin_command, cli.list_command, cli.portrait.pendulum,
                                     cli.portrait.spin, cli.portrait.add})
-        if (command->parsed()) refuse_empty_values(*command);
+        if (command->parsed()) geomint::refuse_unusable_values(*command);
     if (cli.pendulum_command->parsed()) geomint::run_pendulum_command(cli.pendulum);
     if (cli.spin_command->parsed()) geomint::run_spin_command(cli.spin);
     if (cli.list_command->parsed()) geomint::run_list_command();
@@ -148,7 +140,10 @@ int main(int argc, char** argv) {
         return fail(kUsageError, std::string("unknown command '") + argv[1] +
                                      "' (valid: pendulum, spin, run, portrait, list; see --help)");
     try {
+        geomint::refuse_empty_assignments(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
         cli->app.parse(argc, argv);
+    } catch (const geomint::UsageError& e) {
+        return fail(kUsageError, e.what());
     } catch (const CLI::CallForHelp& e) {
         return cli->app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

@@ -7,6 +7,7 @@
 
 #include "atomic_output_file.hpp"
 #include "hdf5_sink.hpp"
+#include "input_files.hpp"
 #include "portrait_counts_file.hpp"
 #include "portrait_png.hpp"
 #include "usage_error.hpp"
@@ -81,6 +82,7 @@ void run_portrait_add_command(const PortraitAddOptions& o) {
     if (o.out.empty()) throw UsageError("--out", "is required");
     const bool hdf5 = is_hdf5_path(o.out);
     if (hdf5) check_hdf5_destination(o.out);
+    for (const std::string& input : o.inputs) register_input_file(input, "an input of portrait add");
     // Opened first: a bad destination is refused before the inputs are read.
     AtomicOutputFile file(o.out, "--out",
                           hdf5 ? AtomicOutputFile::Temporary::named : AtomicOutputFile::Temporary::unnamed_if_possible);

@@ -198,7 +198,9 @@ std::optional<PortraitPlan> plan_portrait_spin(const PortraitSpinOptions& option
     }
     const long long spin = parse_nonnegative_integer(o.spin, "--spin");
     if (spin < 1 || spin > d)
-        throw UsageError("--spin", "must be 1 to " + std::to_string(d) + " (the spins of a chain), got " + o.spin);
+        throw UsageError("--spin",
+                         d == 1 ? "a top has one spin: give 1 or leave it out, got " + o.spin
+                                : "must be 1 to " + std::to_string(d) + " (the spins of the chain), got " + o.spin);
     plane.spin = static_cast<int>(spin - 1);
     plane.next = static_cast<int>(spin % d);  // periodic chain: spin d's neighbour is spin 1
     const bool sphere = plane.kind == portrait::SpinPlaneKind::sphere;

@@ -2,6 +2,7 @@
 #include "run_journal.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <stdexcept>
 #include <toml++/toml.h>
 
+#include "atomic_output_file.hpp"
 #include "sweep_file.hpp"
 #include "usage_error.hpp"
 
@@ -23,7 +25,8 @@ namespace geomint {
 
 namespace {
 
-constexpr std::int64_t kJournalFormat = 1;
+// 2: with the partial file's CRC-32 and the output's named temporary.
+constexpr std::int64_t kJournalFormat = 2;
 
 // The whole file at `path`; false when it does not exist.
 bool read_if_exists(const std::string& path, std::string& text) {
@@ -58,6 +61,8 @@ struct JournalFields {
     std::int64_t format = 0, total = -1, completed = -1, partial_bytes = -1;
     std::string configuration;
     std::string backend;
+    std::int64_t partial_crc32 = -1;
+    std::string temporary;
 };
 
 JournalFields parse_journal(const std::string& text, const std::string& path) {
@@ -82,9 +87,14 @@ JournalFields parse_journal(const std::string& text, const std::string& path) {
     fields.partial_bytes = table["partial_bytes"].value_or<std::int64_t>(-1);
     fields.configuration = table["configuration"].value_or<std::string>("");
     fields.backend = table["backend"].value_or<std::string>("");
-    if (fields.format != kJournalFormat) throw damaged("not a geomint journal of format 1");
+    fields.partial_crc32 = table["partial_crc32"].value_or<std::int64_t>(-1);
+    fields.temporary = table["temporary"].value_or<std::string>("");
+    if (fields.format != kJournalFormat)
+        throw damaged("not a geomint journal of format " + std::to_string(kJournalFormat) +
+                      (fields.format == 1 ? " (an older geomint wrote it)" : ""));
     if (fields.total < 0 || fields.completed < 0 || fields.completed > fields.total || fields.partial_bytes < 0 ||
-        fields.configuration.empty() || fields.backend.empty())
+        fields.configuration.empty() || fields.backend.empty() || fields.partial_crc32 < 0 ||
+        fields.partial_crc32 > 0xffffffffll)
         throw damaged("a key is missing or out of range");
     return fields;
 }
@@ -92,11 +102,13 @@ JournalFields parse_journal(const std::string& text, const std::string& path) {
 }  // namespace
 
 std::string configuration_difference(const std::string& journal, const std::string& run,
-                                     const std::vector<std::string>& ignored) {
+                                     const std::vector<std::string>& ignored, const ConfigurationPlaces& places) {
+    const std::string& in_first = places.first;
+    const std::string& in_second = places.second;
     const SweepFile before = parse_sweep_text(journal, "journal");
     const SweepFile now = parse_sweep_text(run, "run");
     if (before.command != now.command)
-        return "command is '" + before.command + "' in the journal, '" + now.command + "' in this run";
+        return "command is '" + before.command + "' " + in_first + ", '" + now.command + "' " + in_second;
     std::map<std::string, std::string> old_values, new_values;
     for (const SweepSetting& s : before.settings) old_values[s.key] = s.text;
     for (const SweepSetting& s : now.settings) new_values[s.key] = s.text;
@@ -106,13 +118,13 @@ std::string configuration_difference(const std::string& journal, const std::stri
     for (const SweepSetting& s : before.settings) {
         if (skip(s.key)) continue;
         const auto found = new_values.find(s.key);
-        if (found == new_values.end()) return s.key + " is " + s.text + " in the journal, not set in this run";
+        if (found == new_values.end()) return s.key + " is " + s.text + " " + in_first + ", not set " + in_second;
         if (found->second != s.text)
-            return s.key + " is " + s.text + " in the journal, " + found->second + " in this run";
+            return s.key + " is " + s.text + " " + in_first + ", " + found->second + " " + in_second;
     }
     for (const SweepSetting& s : now.settings)
         if (!skip(s.key) && old_values.count(s.key) == 0)
-            return s.key + " is not set in the journal, " + s.text + " in this run";
+            return s.key + " is not set " + in_first + ", " + s.text + " " + in_second;
     return {};
 }
 
@@ -132,6 +144,62 @@ std::string RunJournal::stem(const std::string& out) {
 
 RunJournal::RunJournal(Run run, bool resume)
     : run_(std::move(run)), journal_(journal_path(run_.out)), partial_(partial_path(run_.out)) {
+    lock_partial();
+    try {
+        open_journal(resume);
+    } catch (...) {
+        // The destructor does not run for a constructor that throws: what this run created goes
+        // now (it holds the lock, so no other run's files are touched), the rest stays.
+        if (started_new_) {
+            ::unlink((journal_ + ".new").c_str());
+            ::unlink(journal_.c_str());
+        }
+        if (started_new_ || created_partial_) ::unlink(partial_.c_str());
+        ::close(partial_fd_);
+        throw;
+    }
+}
+
+void RunJournal::lock_partial() {
+    // The lock is on the partial file, which lives as long as the run (the journal is replaced by
+    // rename after every chunk). A file locked and then unlinked by a run that just finished is
+    // not the output's any more: taken again, until the locked file is the one under the name.
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        created_partial_ = false;
+        int fd = ::open(partial_.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT) {
+            fd = ::open(partial_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd < 0 && errno == EEXIST) continue;  // another run created it meanwhile
+            created_partial_ = fd >= 0;
+        }
+        if (fd < 0) fail("opening '" + partial_ + "'", errno);
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            // A filesystem without locks (some network mounts): the run goes on unguarded, as
+            // runs did before they locked.
+            if (error == ENOLCK || error == EOPNOTSUPP || error == EINVAL) {
+                partial_fd_ = fd;
+                return;
+            }
+            ::close(fd);
+            if (error == EWOULDBLOCK)
+                throw UsageError("--out", "another geomint run is writing '" + run_.out + "' now (it holds '" +
+                                              partial_ + "'): wait for it to end, or give another --out");
+            fail("locking '" + partial_ + "'", error);
+        }
+        struct stat locked {
+        }, named{};
+        if (::fstat(fd, &locked) == 0 && ::stat(partial_.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+            locked.st_ino == named.st_ino) {
+            partial_fd_ = fd;
+            return;
+        }
+        ::close(fd);
+    }
+    fail("locking '" + partial_ + "'", EAGAIN);
+}
+
+void RunJournal::open_journal(bool resume) {
     std::string text;
     const bool exists = read_if_exists(journal_, text);
     if (exists && !resume) {
@@ -147,28 +215,20 @@ RunJournal::RunJournal(Run run, bool resume)
                                       "' to start again");
     }
     ::unlink((journal_ + ".new").c_str());  // left only by a kill while the journal was replaced
-    if (exists) {
+    if (exists)
         take_over(text);
-        return;
-    }
-    try {
+    else
         start_new();
-    } catch (...) {
-        // The destructor does not run for a constructor that throws: what was created goes now.
-        if (partial_fd_ >= 0) ::close(partial_fd_);
-        ::unlink(partial_.c_str());
-        ::unlink((journal_ + ".new").c_str());
-        ::unlink(journal_.c_str());
-        throw;
-    }
 }
 
 RunJournal::~RunJournal() {
+    // Removed while the lock is held (closing the descriptor releases it).
+    if (!finished_ && !resumed_ && partial_fd_ >= 0) {
+        ::unlink(partial_.c_str());
+        ::unlink((journal_ + ".new").c_str());
+        ::unlink(journal_.c_str());
+    }
     if (partial_fd_ >= 0) ::close(partial_fd_);
-    if (finished_ || resumed_) return;
-    ::unlink(partial_.c_str());
-    ::unlink((journal_ + ".new").c_str());
-    ::unlink(journal_.c_str());
 }
 
 void RunJournal::fail(const std::string& what, int error) const {
@@ -201,12 +261,14 @@ void RunJournal::take_over(const std::string& text) {
         (completed % run_.chunk != 0 && completed != run_.total) ||
         static_cast<std::uint64_t>(fields.partial_bytes) != expected_bytes)
         throw damaged("its counts do not fit this run");
-    partial_fd_ = ::open(partial_.c_str(), O_RDWR | O_CLOEXEC);
-    if (partial_fd_ < 0) throw damaged("'" + partial_ + "' cannot be opened: " + std::strerror(errno));
     struct stat status {};
     if (::fstat(partial_fd_, &status) != 0) fail("reading '" + partial_ + "'", errno);
+    if (created_partial_) throw damaged("'" + partial_ + "' is missing");
     if (static_cast<std::uint64_t>(status.st_size) < expected_bytes)
         throw damaged("'" + partial_ + "' is shorter than the journal says");
+    check_partial_checksum(expected_bytes);
+    if (checksum_.checksum() != static_cast<std::uint32_t>(fields.partial_crc32))
+        throw damaged("'" + partial_ + "' does not match the checksum the journal recorded: its bytes changed");
     // A chunk that was being appended when the run was killed is dropped.
     if (::ftruncate(partial_fd_, static_cast<off_t>(expected_bytes)) != 0) fail("truncating '" + partial_ + "'", errno);
     if (::lseek(partial_fd_, static_cast<off_t>(expected_bytes), SEEK_SET) < 0)
@@ -214,11 +276,38 @@ void RunJournal::take_over(const std::string& text) {
     completed_ = completed;
     partial_bytes_ = expected_bytes;
     resumed_ = true;
+    // The killed run's temporary goes, then the journal names this run's, before it is made: no
+    // kill at any moment leaves a temporary that no journal names.
+    remove_left_temporary(fields.temporary);
+    write_journal();
+}
+
+void RunJournal::check_partial_checksum(std::uint64_t bytes) {
+    std::vector<char> block(1 << 20);
+    for (std::uint64_t offset = 0; offset < bytes;) {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), bytes - offset));
+        const ssize_t got = ::pread(partial_fd_, block.data(), want, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) fail("reading '" + partial_ + "'", errno);
+        if (got == 0) throw std::runtime_error("--resume: '" + partial_ + "' ended before the journal says");
+        checksum_.process_bytes(block.data(), static_cast<std::size_t>(got));
+        offset += static_cast<std::uint64_t>(got);
+    }
+}
+
+void RunJournal::remove_left_temporary(const std::string& name) const {
+    // Only a name AtomicOutputFile makes, and never this run's own: a journal can make a run
+    // remove no other file. This run holds the lock, so no live run is writing it.
+    if (name.empty() || name == run_.temporary || !AtomicOutputFile::is_temporary_name(name) ||
+        run_.temporary_directory.empty())
+        return;
+    ::unlink((run_.temporary_directory + "/" + name).c_str());
 }
 
 void RunJournal::start_new() {
-    partial_fd_ = ::open(partial_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (partial_fd_ < 0) fail("creating '" + partial_ + "'", errno);
+    // What an earlier run of this output left without a journal goes (this run holds the lock).
+    if (::ftruncate(partial_fd_, 0) != 0) fail("truncating '" + partial_ + "'", errno);
+    started_new_ = true;
     write_journal();
 }
 
@@ -241,6 +330,7 @@ void RunJournal::append_chunk(const std::vector<std::string_view>& pieces, std::
     for (const std::string_view piece : pieces) {
         // At the end, where the descriptor stands (after a resume's truncation).
         if (const int error = write_all(partial_fd_, piece)) fail("writing '" + partial_ + "'", error);
+        checksum_.process_bytes(piece.data(), piece.size());
         partial_bytes_ += piece.size();
     }
     completed_ = completed;
@@ -257,6 +347,8 @@ void RunJournal::write_journal() {
                       {"completed", static_cast<std::int64_t>(completed_)},
                       {"partial_bytes", static_cast<std::int64_t>(partial_bytes_)},
                       {"backend", run_.backend},
+                      {"partial_crc32", static_cast<std::int64_t>(checksum_.checksum())},
+                      {"temporary", run_.temporary},
                       {"configuration", run_.configuration}};
     std::ostringstream text;
     text << "# geomint run journal: how far the run writing '" << run_.out
@@ -281,13 +373,14 @@ void RunJournal::write_journal() {
 }
 
 void RunJournal::finish() {
-    if (partial_fd_ >= 0) ::close(partial_fd_);
-    partial_fd_ = -1;
     // The journal first: a partial file left without one is only ever truncated by the next run,
-    // while a journal left without its partial file would have to be refused as damaged.
+    // while a journal left without its partial file would have to be refused as damaged. Both
+    // while the lock is held: closing the partial file releases it.
     ::unlink(journal_.c_str());
     ::unlink((journal_ + ".new").c_str());
     ::unlink(partial_.c_str());
+    if (partial_fd_ >= 0) ::close(partial_fd_);
+    partial_fd_ = -1;
     finished_ = true;
 }
 

@@ -2,12 +2,11 @@
 // run pipeline.
 #include "spin_command.hpp"
 
-#include <sys/stat.h>
-
 #include <cmath>
 #include <map>
 
 #include "geomint/spin/registry.hpp"
+#include "input_files.hpp"
 #include "number_parsing.hpp"
 #include "spin_ensemble.hpp"
 #include "usage_error.hpp"
@@ -139,22 +138,12 @@ CLI::App* add_spin_command(CLI::App& app, SpinOptions& o) {
     return cmd;
 }
 
-// The output must not be the --init file under another name (compared by device and inode, so
-// ./in.csv, a hard link or a symlink to it are all caught): the input would be destroyed.
-void refuse_output_onto_input(const SpinOptions& o) {
-    if (o.init.empty()) return;
-    struct stat input {
-    }, output{};
-    if (::stat(o.init.c_str(), &input) != 0 || ::stat(o.common.out.c_str(), &output) != 0) return;
-    if (input.st_dev == output.st_dev && input.st_ino == output.st_ino)
-        throw UsageError("--out", "'" + o.common.out + "' is the --init file; writing it would destroy the input");
-}
-
 SpinRun prepare_spin_run(const SpinOptions& options) {
     SpinJob job = parse_job(options);
     RunConfig config = parse_run_config(options.common);
     config.description = {"spin", schemes()[job.model.scheme].name, systems()[job.model.system].name, {}};
-    refuse_output_onto_input(options);
+    // The output is checked against it when opened (input_files.hpp): the input is never written.
+    if (!options.init.empty()) register_input_file(options.init, "the --init file");
     return {std::move(job), std::move(config)};
 }
 

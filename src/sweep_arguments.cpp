@@ -95,6 +95,13 @@ std::vector<std::string> sweep_arguments(const SweepFile& file, const CLI::App& 
         } else if (s.kind == SweepSetting::Kind::boolean || s.kind == SweepSetting::Kind::other) {
             throw UsageError(where, "must be a string, a number or an array of numbers, not " +
                                         (s.kind == SweepSetting::Kind::other ? s.text : "a boolean"));
+        } else if (s.text.empty()) {
+            // Never "--key=": the parser would take the next argument as its value.
+            throw UsageError(where, s.kind == SweepSetting::Kind::list
+                                        ? "an empty array; give at least one number"
+                                        : "an empty string; give a value or leave the key out");
+        } else if (s.text.find('\0') != std::string::npos) {
+            throw UsageError(where, "the value holds a NUL character (\\u0000), which no option takes");
         } else {
             // --key=value: a value starting with '-' stays a value.
             arguments.push_back("--" + s.key + "=" + s.text);

@@ -1,6 +1,8 @@
 // Sweep files as TOML text (see sweep_file.hpp); toml++ does the parsing.
 #include "sweep_file.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -10,6 +12,8 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "input_files.hpp"
+#include "option_values.hpp"
 #include "usage_error.hpp"
 
 namespace geomint {
@@ -191,6 +195,12 @@ SweepFile parse_sweep_text(std::string_view text, const std::string& source) {
 }
 
 SweepFile read_sweep_file(const std::string& path) {
+    check_file_name(path, "sweep file");
+    // A directory opens as a stream that reads nothing: say what it is instead of "no command".
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode))
+        throw UsageError(path, "is a directory; give the sweep file (TOML) to run");
+    register_input_file(path, kSweepFileRole);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError(path, std::string("cannot read the sweep file: ") + std::strerror(errno));
     std::ostringstream text;

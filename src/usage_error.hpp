@@ -15,7 +15,8 @@ public:
 
 // `text` made safe for one line of a terminal: control characters and bytes outside printable
 // ASCII as \xNN (a binary --init file or a stray escape sequence cannot garble the terminal or
-// split the message), and at most `limit` characters, cut with "...".
+// split the message), and at most about `limit` characters. A longer text loses its middle, not
+// its end: a message names the option first and gives its reason last, after the (long) value.
 inline std::string printable(const std::string& text, std::size_t limit = 400) {
     std::string out;
     for (const char c : text) {
@@ -27,9 +28,10 @@ inline std::string printable(const std::string& text, std::size_t limit = 400) {
             std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
             out += escaped;
         }
-        if (out.size() > limit) return out.substr(0, limit) + "...";
     }
-    return out;
+    if (out.size() <= limit) return out;
+    const std::size_t head = limit / 3, tail = limit - head;
+    return out.substr(0, head) + " ... " + out.substr(out.size() - tail);
 }
 
 }  // namespace geomint

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 build="$root/${GEOMINT_FUZZ_BUILD:-build-fuzz}"
 seconds="${GEOMINT_FUZZ_SECONDS:-60}"
-all_targets=(fuzz_number_parsing fuzz_parameter_axis fuzz_spin_file fuzz_sweep_file)
+all_targets=(fuzz_number_parsing fuzz_parameter_axis fuzz_spin_file fuzz_sweep_file fuzz_sweep_arguments)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 case "$seconds" in '' | *[!0-9]*) echo "run-fuzz: GEOMINT_FUZZ_SECONDS must be a whole number, not '$seconds'"; exit 2 ;; esac

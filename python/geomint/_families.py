@@ -145,12 +145,13 @@ def portrait(family="pendulum", *, progress=None, **options):
 def run(path, *, progress=None):
     command, arguments = _geomint.sweep_file_command(str(path))
     callback = callback_for(progress)
+    inputs = [str(path)]  # the sweep file is an input: no output of the run may be it
     try:
         if command == "pendulum":
-            return _pendulum_result(_geomint.run_pendulum(arguments, [], callback))
+            return _pendulum_result(_geomint.run_pendulum(arguments, [], callback, inputs))
         if command == "spin":
-            return _spin_result(_geomint.run_spin(arguments, None, 0, callback))
-        return Result(_geomint.run_portrait(command.split()[1], arguments, [], 0, callback))
+            return _spin_result(_geomint.run_spin(arguments, None, 0, callback, inputs))
+        return Result(_geomint.run_portrait(command.split()[1], arguments, [], 0, callback, inputs))
     except ValueError as error:
         # As `geomint run` reports it: the file's key and line instead of the option.
         raise ValueError(_geomint.locate_sweep_error(str(path), str(error))) from None

@@ -4,26 +4,19 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "option_values.hpp"
 #include "usage_error.hpp"
 
 namespace geomint::python {
 
 namespace {
 
-// An option given with an empty value is an error, never silently its default (as main.cpp).
-void refuse_empty_values(const CLI::App& command) {
-    for (const CLI::Option* option : command.get_options()) {
-        if (option->count() == 0 || option->get_type_size() == 0) continue;
-        for (const std::string& value : option->results())
-            if (value.empty()) throw UsageError(option->get_name(), "empty value");
-    }
-}
-
 // Parses `words` (the command's path, "portrait pendulum") then `arguments` with `app`, whose
 // subcommand `command` they select; CLI11's own errors become UsageErrors.
 void parse(CLI::App& app, const CLI::App& command, std::vector<std::string> words,
            const std::vector<std::string>& arguments) {
     const std::string name = words.back();
+    refuse_empty_assignments(arguments);
     words.insert(words.end(), arguments.begin(), arguments.end());
     std::reverse(words.begin(), words.end());  // CLI11 takes them last first
     try {
@@ -36,7 +29,7 @@ void parse(CLI::App& app, const CLI::App& command, std::vector<std::string> word
             throw UsageError(what.substr(0, colon), what.substr(colon + 2));
         throw UsageError(name, what);
     }
-    refuse_empty_values(command);
+    refuse_unusable_values(command);
 }
 
 }  // namespace

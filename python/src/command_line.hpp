@@ -6,11 +6,25 @@
 #include <utility>
 #include <vector>
 
+#include "input_files.hpp"
 #include "pendulum_command.hpp"
 #include "portrait_command.hpp"
 #include "spin_command.hpp"
 
 namespace geomint::python {
+
+// The input files of one call of the module (input_files.hpp): those its options name register
+// themselves as they are parsed; `sweep_files` are those the arguments were read from
+// (geomint.run's). No output of the call may be one of them.
+class CommandInputs {
+public:
+    explicit CommandInputs(const std::vector<std::string>& sweep_files) {
+        for (const std::string& path : sweep_files) register_input_file(path, kSweepFileRole);
+    }
+
+private:
+    InputFilesScope scope_;
+};
 
 // `arguments` as typed after `geomint pendulum` (or `spin`); the results stay in memory (no
 // --out). Throws UsageError for bad input, with the CLI's message.

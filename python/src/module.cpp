@@ -26,7 +26,8 @@ namespace {
 // their values are the rows instead of the arguments' grid (which then only bounds them, for the
 // CLI's checks and warnings).
 py::dict run_pendulum(const std::vector<std::string>& arguments, const std::vector<py::array>& arrays,
-                      py::handle progress) {
+                      py::handle progress, const std::vector<std::string>& inputs) {
+    const python::CommandInputs scope(inputs);
     PendulumRun run = python::parse_pendulum_arguments(arguments);
     if (!arrays.empty()) run.job.table = python::pendulum_rows(arrays);
     if (run.job.size() == 0) run.config.backend = {};  // nothing to run: no device buffers of size 0
@@ -37,7 +38,8 @@ py::dict run_pendulum(const std::vector<std::string>& arguments, const std::vect
 // `geomint spin ARGUMENTS` into arrays; with `spins` (rows x 3 d values in C order, d the spins
 // of a chain or 1 for a top), its rows are the initial spins (normalised as --init's are).
 py::dict run_spin(const std::vector<std::string>& arguments, const py::object& spins, std::uint64_t rows,
-                  py::handle progress) {
+                  py::handle progress, const std::vector<std::string>& inputs) {
+    const python::CommandInputs scope(inputs);
     SpinRun run = python::parse_spin_arguments(arguments);
     SpinInitialConditions& initial = run.job.initial;
     if (!spins.is_none()) {
@@ -88,10 +90,12 @@ PYBIND11_MODULE(_geomint, m) {
             PyErr_SetString(PyExc_ValueError, e.what());
         }
     });
-    m.def("run_pendulum", &run_pendulum, py::arg("arguments"), py::arg("arrays"), py::arg("progress"));
-    m.def("run_spin", &run_spin, py::arg("arguments"), py::arg("spins"), py::arg("rows"), py::arg("progress"));
+    m.def("run_pendulum", &run_pendulum, py::arg("arguments"), py::arg("arrays"), py::arg("progress"),
+          py::arg("inputs") = std::vector<std::string>{});
+    m.def("run_spin", &run_spin, py::arg("arguments"), py::arg("spins"), py::arg("rows"), py::arg("progress"),
+          py::arg("inputs") = std::vector<std::string>{});
     m.def("run_portrait", &python::run_portrait, py::arg("family"), py::arg("arguments"), py::arg("arrays"),
-          py::arg("rows"), py::arg("progress"));
+          py::arg("rows"), py::arg("progress"), py::arg("inputs") = std::vector<std::string>{});
     m.def("sweep_file_command", &python::sweep_file_command, py::arg("path"));
     m.def("locate_sweep_error", &python::locate_sweep_error, py::arg("path"), py::arg("message"));
     m.def("command_options", &python::command_options, py::arg("family"));

@@ -31,7 +31,9 @@ py::array_t<std::uint64_t> image(std::span<const portrait::HistogramCount> value
 }  // namespace
 
 py::dict run_portrait(const std::string& family, const std::vector<std::string>& arguments,
-                      const std::vector<py::array>& arrays, std::uint64_t rows, py::handle progress) {
+                      const std::vector<py::array>& arrays, std::uint64_t rows, py::handle progress,
+                      const std::vector<std::string>& inputs) {
+    const CommandInputs scope(inputs);
     std::shared_ptr<const RowTable> table;
     if (arrays.size() == 4) table = pendulum_rows(arrays);
     // The chain's spins per row: the array's size over the rows (its last two axes are spins x 3).

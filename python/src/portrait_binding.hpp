@@ -16,9 +16,11 @@ namespace geomint::python {
 // ymin, ymax), "x_label", "y_label", "statuses": {status: trajectories}}. With --out, also the
 // CLI's PNG or counts file.
 // `arrays`: none, or the pendulum's four (mass, omega, q0, p0) or the spins' one (rows x 3 d
-// values), as geomint.pendulum and geomint.spin take them.
+// values), as geomint.pendulum and geomint.spin take them. `inputs`: the sweep file the arguments
+// come from, if any (CommandInputs).
 pybind11::dict run_portrait(const std::string& family, const std::vector<std::string>& arguments,
-                            const std::vector<pybind11::array>& arrays, std::uint64_t rows, pybind11::handle progress);
+                            const std::vector<pybind11::array>& arrays, std::uint64_t rows, pybind11::handle progress,
+                            const std::vector<std::string>& inputs);
 
 // The command a sweep file stands for ("pendulum", "spin", "portrait pendulum", "portrait spin")
 // and its arguments after the command's words. Throws UsageError "FILE:LINE: KEY: ..." as

@@ -452,6 +452,110 @@ hdf5_signals)  # signals during an HDF5 run: the named temporary is removed, the
   [ "$seen_temporary" -gt 0 ] || fail "no run was caught with its named temporary present: the clean-up was not exercised"
   ;;
 
+kill_resume)  # SIGKILL at random moments, resumed each time: the output equals an uninterrupted run, nothing left
+  kill_args="$(ensemble_args 100) --quiet"
+  mkdir out
+  RANDOM="$seed"
+  echo "seed $seed"
+  for output in result.csv result.h5; do
+    extra=""
+    [ "$output" = result.h5 ] && extra="--save-every 50"
+    start="$(now_ms)"
+    "$geomint" $kill_args $extra --out "reference-$output" 2>err || { echo "FAIL: the reference run failed: $(cat err)"; exit 1; }
+    duration=$(($(now_ms) - start))
+    resume=""
+    kills=0
+    for attempt in 1 2 3 4 5 6; do
+      delay_ms=$((RANDOM % (duration * 6 / 10 + 1)))
+      "$geomint" $kill_args $extra $resume --out "out/$output" 2>err &
+      pid=$!
+      sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+      kill -KILL "$pid" 2>/dev/null && kills=$((kills + 1))
+      wait "$pid" 2>/dev/null
+      status=$?
+      [ "$status" -eq 0 ] || [ "$status" -eq 137 ] || fail "$output, kill $attempt at $delay_ms ms: exit status $status: $(cat err)"
+      [ -e "out/$output" ] && break
+      [ -e "out/$output.geomint-journal" ] && resume="--resume"
+    done
+    [ -e "out/$output" ] || "$geomint" $kill_args $extra $resume --out "out/$output" 2>err ||
+      fail "$output: the last --resume failed: $(cat err)"
+    if [ "$output" = result.h5 ]; then
+      same_datasets "out/$output" "reference-$output" || fail "$output: the resumed output's datasets differ from the reference"
+    else
+      cmp -s "out/$output" "reference-$output" || fail "$output: the resumed output differs from the reference"
+    fi
+    # No journal, partial file or temporary of a killed run is left behind.
+    expect_entries out "$output after $kills kills" "$output"
+    echo "$output: $kills kills, then complete"
+    rm -f "out/$output"
+  done
+  ;;
+
+concurrent_runs)  # two identical runs on one output, started together and killed: one owns it, --resume completes it
+  run_args="$(ensemble_args 100) --quiet --save-every 50"
+  mkdir out
+  RANDOM="$seed"
+  echo "seed $seed"
+  start="$(now_ms)"
+  "$geomint" $run_args --out reference.h5 2>err || { echo "FAIL: the reference run failed: $(cat err)"; exit 1; }
+  duration=$(($(now_ms) - start))
+  for trial in 1 2 3 4 5 6 7 8; do
+    what="trial $trial"
+    for mode in "" --resume; do
+      [ -z "$mode" ] || [ -e out/result.h5.geomint-journal ] || continue
+      "$geomint" $run_args $mode --out out/result.h5 2>err_a &
+      first=$!
+      "$geomint" $run_args $mode --out out/result.h5 2>err_b &
+      second=$!
+      delay_ms=$((RANDOM % (duration * 6 / 10 + 1)))
+      sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+      kill -KILL "$first" "$second" 2>/dev/null
+      for pid_err in "$first:err_a" "$second:err_b"; do
+        wait "${pid_err%%:*}" 2>/dev/null
+        status=$?
+        error_file="${pid_err#*:}"
+        # Killed, complete, or refused because the other run owns the output (or left it complete).
+        case "$status" in
+          0 | 137) ;;
+          2) grep -Eq "^geomint: error: --out: (another geomint run is writing|.*holds an interrupted run)|^geomint: error: --resume" "$error_file" ||
+            fail "$what $mode: refused for another reason: $(cat "$error_file")" ;;
+          *) fail "$what $mode: exit status $status: $(cat "$error_file")" ;;
+        esac
+      done
+    done
+    if [ -e out/result.h5.geomint-journal ]; then
+      "$geomint" $run_args --resume --out out/result.h5 2>err || fail "$what: --resume failed: $(cat err)"
+    elif [ ! -e out/result.h5 ]; then
+      "$geomint" $run_args --out out/result.h5 2>err || fail "$what: a new run failed: $(cat err)"
+    fi
+    same_datasets out/result.h5 reference.h5 || fail "$what: the output's datasets differ from the reference"
+    expect_entries out "$what" result.h5
+    rm -f out/result.h5
+  done
+  ;;
+
+corrupt_partial)  # flipped bytes in a killed run's partial file: --resume refuses with one line and keeps both files
+  run_args="$(ensemble_args 100) --quiet"
+  mkdir out
+  "$geomint" $run_args --out out/result.csv 2>err &
+  pid=$!
+  for _ in $(seq 200); do
+    [ -s out/result.csv.geomint-partial ] && [ "$(stat -c %s out/result.csv.geomint-partial)" -gt 4096 ] && break
+    sleep 0.02
+  done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  [ -e out/result.csv.geomint-journal ] || skip "the run ended before it could be killed"
+  printf '\377\377\377' | dd of=out/result.csv.geomint-partial bs=1 seek=1000 conv=notrunc 2>/dev/null
+  cp out/result.csv.geomint-partial partial.copy
+  cp out/result.csv.geomint-journal journal.copy
+  "$geomint" $run_args --resume --out out/result.csv 2>err
+  expect_clean_failure $? 2 err "checksum" "a resume over flipped bytes"
+  cmp -s out/result.csv.geomint-partial partial.copy || fail "the refused resume changed the partial file"
+  cmp -s out/result.csv.geomint-journal journal.copy || fail "the refused resume changed the journal"
+  expect_entries out "a refused resume" result.csv.geomint-journal result.csv.geomint-partial
+  ;;
+
 *)
   echo "faults.sh: unknown case '$case_name'"
   exit 2

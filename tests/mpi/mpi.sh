@@ -24,7 +24,10 @@
 #   at nice 19) computes fewer chunks, as rank 0's summary counts them: chunks go to whoever asks.
 # progress: progress lines (a log's, every few seconds) and the summary come from rank 0 only
 #   (mpirun --tag-output names each line's rank), shaped as a one-process run's; quiet = true
-#   silences every rank.
+#   silences every rank, their CPU fallback notices under backend = "auto" too.
+# mismatched_ranks: ranks given other options (dt, scheme) or an --init file of other contents are
+#   refused at the start with one line naming the rank and what differs, writing nothing; a rank
+#   that cannot read its sweep file leaves no journal to block the next plain run.
 # errors_return: PROGRAM (mpi_errors_return.cpp) under -np 1: a failed MPI call comes back to
 #   mpi::check, which names it and MPI's reason in one line, instead of aborting the process.
 # Exit 77 (skipped) without mpirun, h5py or taskset.
@@ -336,6 +339,43 @@ case "$case_name" in
     sed -i '$a quiet = true' p.toml
     "${mpi[@]}" --tag-output -np 3 "$geomint" run p.toml 2>quiet.err || fail "the quiet run failed: $(cat quiet.err)"
     [ -s quiet.err ] && fail "quiet = true on 3 ranks wrote: $(cat quiet.err)"
+    # backend = "auto": in a build with CUDA on a machine without a GPU, each rank would say that
+    # it falls back to the CPU; quiet silences that too.
+    sed -i 's/^backend = "cpu"$/backend = "auto"/' p.toml
+    "${mpi[@]}" --tag-output -np 3 "$geomint" run p.toml 2>quiet.err || fail "the quiet auto run failed: $(cat quiet.err)"
+    [ -s quiet.err ] && fail "quiet = true with backend auto on 3 ranks wrote: $(cat quiet.err)"
+    ;;
+  mismatched_ranks)
+    # Ranks given different configurations (options, or contents of an input file) are refused at
+    # the start with one line naming the rank and what differs; nothing is written.
+    sweep a out.csv 'q0 = "0.1:3:1000"' 'steps = 100' 'dt = 0.1' 'chunk-size = 100'
+    sed 's/^dt = 0.1$/dt = 0.2/' a.toml >b.toml
+    sed 's/^scheme = "newmark"$/scheme = "simpson"/' a.toml >c.toml
+    check_refused() {
+      local what="$1" text="$2" status lines
+      status="$3"
+      [ "$status" -eq 2 ] || fail "$what: exit status $status, expected 2: $(cat mismatch.err)"
+      lines="$(grep -c '^geomint: error:' mismatch.err)"
+      [ "$lines" -eq 1 ] || fail "$what: $lines error lines: $(cat mismatch.err)"
+      grep -qF "$text" mismatch.err || fail "$what: no '$text' in: $(cat mismatch.err)"
+      [ -z "$(ls out.csv* 2>/dev/null)" ] || fail "$what: left $(ls out.csv*)"
+    }
+    "${mpi[@]}" -np 1 "$geomint" run a.toml : -np 1 "$geomint" run b.toml 2>mismatch.err
+    check_refused "dt" "rank 1 on $host: runs another configuration than rank 0: dt is 0.1 on rank 0, 0.2 on rank 1" $?
+    "${mpi[@]}" -np 2 "$geomint" run a.toml : -np 1 "$geomint" run c.toml 2>mismatch.err
+    check_refused "scheme" "rank 2 on $host: runs another configuration than rank 0: scheme is newmark on rank 0, simpson on rank 2" $?
+    # The same --init name, other contents (each rank in its own folder).
+    mkdir one two
+    echo "1,0,0,0,1,0,0,0,1" >one/init.csv
+    echo "0,1,0,0,0,1,1,0,0" >two/init.csv
+    spin=(spin --system chain --init init.csv --steps 5 --dt 0.1 --backend cpu --out "$work/out.csv")
+    "${mpi[@]}" -np 1 -wdir one "$geomint" "${spin[@]}" : -np 1 -wdir two "$geomint" "${spin[@]}" 2>mismatch.err
+    check_refused "--init" "the contents of the --init file 'init.csv' differ between rank 0 and rank 1" $?
+    # A rank that cannot read its sweep file: the job ends, leaving no journal to block the next run.
+    "${mpi[@]}" -np 1 "$geomint" run a.toml : -np 1 "$geomint" run missing.toml 2>mismatch.err
+    check_refused "a missing sweep file" "missing.toml" $?
+    "$geomint" run a.toml 2>run.err || fail "a plain run after the refused job failed: $(cat run.err)"
+    [ "$(wc -l <out.csv)" -eq 1001 ] || fail "the plain run after the refused job wrote $(wc -l <out.csv) lines"
     ;;
   errors_return)
     "${mpi[@]}" -np 1 "$3" || fail "the MPI error checks failed (above)"

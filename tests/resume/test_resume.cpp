@@ -2,12 +2,16 @@
 // middle, then resumes (once, or after a second kill), gives the very output of an uninterrupted
 // run — CSV bytes, or HDF5 datasets and attributes other than the times — for pendulum and spin;
 // and every refusal: a changed configuration (naming the key), an existing journal without
-// --resume, a damaged journal, a destination that keeps no journal.
+// --resume, a damaged journal or partial file (its CRC-32), a destination that keeps no journal
+// (a FIFO refused without waiting for a reader), a second run of an output another run holds; and
+// a killed HDF5 run's temporary removed by its resume.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <regex>
@@ -33,21 +37,32 @@ long long journal_completed(const std::string& path) {
     return std::regex_search(text, match, completed) ? std::stoll(match[2]) : -1;
 }
 
-// Starts geomint with `arguments`, waits until its journal counts at least `done` trajectories
-// and kills it with SIGKILL. Fails the test when the run ends on its own first.
-void kill_after(const std::string& arguments, const std::string& journal, long long done) {
-    const std::string command = "exec " + std::string(GEOMINT_BINARY) + " " + arguments + " 2>/dev/null";
+// Starts geomint with `arguments` in the background.
+pid_t start_run(const std::string& arguments) {
+    const std::string command = "exec " + geomint_test::geomint_binary() + " " + arguments + " 2>/dev/null";
     const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
     if (pid == 0) {
         execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
+    return pid;
+}
+
+// Starts geomint with `arguments`, waits until its journal counts at least `done` trajectories
+// and kills it with SIGKILL (or, with `keep`, leaves it running and returns it). Fails the test
+// when the run ends on its own first.
+void kill_after(const std::string& arguments, const std::string& journal, long long done, pid_t* keep = nullptr) {
+    const pid_t pid = start_run(arguments);
+    ASSERT_GE(pid, 0);
     int status = 0;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
     while (journal_completed(journal) < done && std::chrono::steady_clock::now() < deadline) {
         if (waitpid(pid, &status, WNOHANG) == pid) FAIL() << "the run ended before it could be killed: make it longer";
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (keep != nullptr) {
+        *keep = pid;
+        return;
     }
     kill(pid, SIGKILL);
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
@@ -212,6 +227,23 @@ TEST_F(InterruptedRun, ADamagedJournalIsRefused) {
     }
 }
 
+TEST_F(InterruptedRun, AResumeOverChangedBytesIsRefusedAndKeepsTheFiles) {
+    const std::string partial = geomint::RunJournal::partial_path(out_);
+    std::string bytes = read_file(partial);
+    ASSERT_GT(bytes.size(), 100u);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x10);  // one flipped bit
+    std::ofstream(partial, std::ios::binary) << bytes;
+    const auto r = run_geomint(command_ + " --resume --out " + out_, scratch_);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.error_output.find("--resume: the journal '" + journal_ + "' is damaged ('" + partial +
+                                  "' does not match the checksum the journal recorded: its bytes changed)"),
+              std::string::npos)
+        << r.error_output;
+    EXPECT_EQ(std::count(r.error_output.begin(), r.error_output.end(), '\n'), 1) << r.error_output;
+    expect_untouched();
+    EXPECT_TRUE(read_file(partial) == bytes) << "the refused resume changed the partial file";
+}
+
 TEST_F(InterruptedRun, AJournalOfAnotherBackendIsRefused) {
     // As if --backend auto had chosen the GPU for the interrupted run.
     std::string text = journal_text_;
@@ -236,6 +268,71 @@ TEST_F(InterruptedRun, ASweepFileRunIsResumedWithRunResume) {
     const std::string reference = scratch_.file("reference.csv");
     ASSERT_EQ(run_geomint(command_ + " --quiet --out " + reference, scratch_).exit_code, 0);
     EXPECT_TRUE(read_file(reference) == read_file(out_));
+}
+
+// An HDF5 output is written through a named temporary (the library opens its file by name): the
+// one a killed run leaves is removed by the run that resumes it.
+TEST(Resume, AKilledHdf5RunsTemporaryIsRemovedByItsResume) {
+    ScratchFolder scratch;
+    const std::string command =
+        "pendulum --q0 -2:2:2000 --p0 0.1 --steps 20000 --dt 0.01 --chunk-size 50 --threads 1 "
+        "--backend cpu --save-every 5000";
+    const std::string out = scratch.file("run.h5");
+    const auto temporaries = [&] {
+        int count = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(scratch.file("")))
+            count += entry.path().filename().string().rfind(".geomint-", 0) == 0;
+        return count;
+    };
+    kill_after(command + " --out " + out, geomint::RunJournal::journal_path(out), 100);
+    EXPECT_EQ(temporaries(), 1) << "the killed run's temporary";
+    kill_after(command + " --resume --out " + out, geomint::RunJournal::journal_path(out), 300);
+    EXPECT_EQ(temporaries(), 1) << "the first temporary was not removed by the resume";
+    const auto r = run_geomint(command + " --resume --quiet --out " + out, scratch);
+    ASSERT_EQ(r.exit_code, 0) << r.error_output;
+    EXPECT_EQ(temporaries(), 0);
+    EXPECT_EQ(scratch.entries(), 1u) << "only the output";
+}
+
+// Two runs of one output: the second is refused at once while the first lives, and the first's
+// files are untouched (then resumed, they give the uninterrupted output).
+TEST(Resume, ASecondRunOfALiveOutputIsRefused) {
+    ScratchFolder scratch;
+    const std::string command =
+        "pendulum --q0 -2:2:2000 --p0 0.1 --steps 20000 --dt 0.01 --chunk-size 50 --threads 1 "
+        "--backend cpu --quiet";
+    const std::string out = scratch.file("run.csv"), journal = geomint::RunJournal::journal_path(out);
+    pid_t first = -1;
+    kill_after(command + " --out " + out, journal, 100, &first);
+    ASSERT_GT(first, 0);
+    for (const char* mode : {"", " --resume"}) {
+        const auto r = run_geomint(command + mode + " --out " + out, scratch);
+        EXPECT_EQ(r.exit_code, 2) << mode;
+        EXPECT_EQ(r.error_output, "geomint: error: --out: another geomint run is writing '" + out +
+                                      "' now (it holds '" + geomint::RunJournal::partial_path(out) +
+                                      "'): wait for it to end, or give another --out\n");
+    }
+    kill(first, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(waitpid(first, &status, 0), first);
+    ASSERT_EQ(run_geomint(command + " --resume --out " + out, scratch).exit_code, 0);
+    ASSERT_EQ(run_geomint(command + " --out " + scratch.file("reference.csv"), scratch).exit_code, 0);
+    EXPECT_TRUE(read_file(out) == read_file(scratch.file("reference.csv")));
+    EXPECT_EQ(scratch.entries(), 2u);
+}
+
+// A FIFO keeps no journal: --resume is refused at once, not after waiting for a reader.
+TEST(Resume, AFifoOutputIsRefusedWithoutWaitingForAReader) {
+    ScratchFolder scratch;
+    ASSERT_EQ(mkfifo(scratch.file("fifo").c_str(), 0600), 0);
+    // timeout's status 124 if it waits.
+    const std::string command = "timeout 20 " + geomint_test::geomint_binary() +
+                                " pendulum --q0 0.5 --steps 5 --dt 0.1 --resume --out " + scratch.file("fifo") + " 2>" +
+                                scratch.file("err");
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+    EXPECT_EQ(read_file(scratch.file("err")),
+              "geomint: error: --resume: needs --out to be a regular file (a pipe or device keeps no journal)\n");
 }
 
 TEST(Resume, WithoutAJournalRunsFromTheStart) {
@@ -285,6 +382,8 @@ TEST(ConfigurationDifference, IgnoresThreadsQuietAndOutButNamesAnyOtherKey) {
               "command is 'pendulum' in the journal, 'spin' in this run");
     EXPECT_EQ(geomint::configuration_difference(a, a + "dt = 0.1\n", {}),
               "dt is not set in the journal, 0.1 in this run");
+    EXPECT_EQ(geomint::configuration_difference(a, b, {"threads", "quiet"}, {"on rank 0", "on rank 2"}),
+              "out is a.csv on rank 0, ./a.csv on rank 2");
 }
 
 }  // namespace
