@@ -24,8 +24,11 @@ _PENDULUM_DOC = """Integrate an ensemble of pendulums (or another potential) as 
 
 q0, p0, mass, omega: numbers, CLI text ("-3:3:512", "LOW:HIGH" with random=), or array-likes.
   With any array-like, the four broadcast against each other (NumPy rules) and every element is
-  one trajectory; every result array then has the broadcast shape. Otherwise the rows are the
-  CLI's (the grid, or random=COUNT) and the results are 1-D.
+  one trajectory; every result array then has the broadcast shape. NumPy 0-d values
+  (np.array(0.5), np.float64(0.5)) count as arrays, so they alone give 0-d results (shape ()), as
+  NumPy's ufuncs do; beside CLI text or random= they are numbers. Otherwise the rows are the
+  CLI's (the grid, or random=COUNT) and the results are 1-D. Masked arrays are refused (a
+  ValueError) unless nothing is masked: fill them first, a.filled(...).
 progress: True (a text bar on standard error), a callable progress(done, total) (called from a
   helper thread), or None.
 Every other keyword is the CLI option of the same name, dashes as underscores (t_end=5 is
@@ -33,8 +36,9 @@ Every other keyword is the CLI option of the same name, dashes as underscores (t
 Returns a geomint.Result with q0, p0, mass, omega, q, p, energy_error, newton_iterations,
   status (strings), steps_completed [, q_exact, p_exact]; with save_every=K also saved
   (shape + (saves, 2): q, p), saved_steps and saved_t.
-Raises ValueError for bad input (the CLI's message), RuntimeError for a failed run,
-  KeyboardInterrupt on Ctrl-C (checked between chunks).
+Raises ValueError for bad input (the CLI's message), TypeError for an unknown keyword or a value
+  of the wrong type, RuntimeError for a failed run, KeyboardInterrupt on Ctrl-C (checked between
+  chunks).
 
 """
 
@@ -42,8 +46,9 @@ _SPIN_DOC = """Integrate an ensemble of spin systems as `geomint spin` does.
 
 s0: CLI text ("x,y,z", a top's one initial spin) or an array-like of initial spins, shape
   (..., 3) for a top or (..., spins, 3) for a chain (each spin is normalised, as --init's are);
-  every result array then has its leading shape. Otherwise the rows are the CLI's (wave=,
-  random=COUNT, init=FILE) and the results are 1-D.
+  every result array then has its leading shape: () for one spin (3,) or one chain (spins, 3).
+  Masked arrays as for geomint.pendulum. Otherwise the rows are the CLI's (wave=, random=COUNT,
+  init=FILE, FILE a str or os.PathLike; anything else is a TypeError) and the results are 1-D.
 progress: as for geomint.pendulum.
 Every other keyword is the CLI option of the same name, dashes as underscores: the CLI's help
   follows. Not available: out, resume, print_config.
@@ -79,7 +84,8 @@ family: "pendulum" or "spin". Every other keyword is an option of `geomint portr
   (the family's options and the portrait's: width, height, q_range, p_range, skip_steps,
   record_every, colour, energy_range, plane, spin), dashes as underscores, given as numbers or the
   CLI's text; q0, p0, mass, omega (pendulum) and s0 (spin) may be arrays, as for geomint.pendulum
-  and geomint.spin. out="FILE.png" (or FILE.h5, the raw counts) also writes the CLI's file.
+  and geomint.spin. out="FILE.png" (or FILE.h5, the raw counts) also writes the CLI's file; out
+  and init take a str or os.PathLike (anything else is a TypeError).
 progress: as for geomint.pendulum.
 Returns a geomint.Result with counts (uint64, shape (height, width), row 0 the top of the
   image), energy_sums (with colour="energy"), extent (xmin, xmax, ymin, ymax), x_label, y_label
@@ -89,6 +95,8 @@ Returns a geomint.Result with counts (uint64, shape (height, width), row 0 the t
 """
 
 _RUN_DOC = """Run a sweep file (TOML) as `geomint run FILE` would, with the results in memory.
+
+path: a str or os.PathLike (bytes, None or a number is a TypeError).
 
 Returns what geomint.pendulum, geomint.spin or geomint.portrait returns for the file's command;
   a portrait file's out is written as geomint.portrait(out=...) writes it, a pendulum or spin

@@ -6,6 +6,7 @@ Values become the text the CLI would be given (floats by repr, which reads back 
 double), and the CLI's parser checks them: errors carry its messages."""
 
 import numbers
+import os
 
 import numpy as np
 
@@ -14,6 +15,8 @@ from . import _geomint
 # CLI options that make no sense for results kept in memory (a portrait may still write its --out).
 NOT_KEYWORDS = {"--out", "--resume", "--print-config", "--help"}
 NOT_PORTRAIT_KEYWORDS = NOT_KEYWORDS - {"--out"}
+# Keywords whose value names a file: str or os.PathLike, never a number's text.
+PATH_KEYWORDS = {"init", "out"}
 
 
 def keyword_options(family):
@@ -23,6 +26,29 @@ def keyword_options(family):
         if option not in (NOT_PORTRAIT_KEYWORDS if family.startswith("portrait") else NOT_KEYWORDS):
             options[option[2:].replace("-", "_")] = (option, flag)
     return options
+
+
+def path_text(name, value):
+    """A file name given as str or os.PathLike (os.fspath giving str), else a TypeError: str() would make
+    None, 5 or b"x.csv" the names of files 'None', '5' and "b'x.csv'"."""
+    try:
+        path = os.fspath(value)
+    except TypeError:  # neither str, bytes nor os.PathLike
+        path = None
+    if not isinstance(path, str):  # bytes too: the CLI's file names are text
+        raise TypeError(f"{name}: expected a file name (str or os.PathLike), got {type(value).__name__}")
+    return path
+
+
+def unmasked(option, value):
+    """``value``, or a masked array's data where nothing is masked: NumPy's conversions would drop
+    the mask and use whatever lies under it."""
+    if isinstance(value, np.ma.MaskedArray):
+        if np.ma.getmaskarray(value).any():
+            raise ValueError(f"{option}: masked arrays are not supported; fill the masked values first "
+                             "(a.filled(...))")
+        return np.ma.getdata(value)
+    return value
 
 
 def option_text(option, value):
@@ -36,7 +62,7 @@ def option_text(option, value):
     if isinstance(value, numbers.Real):
         return repr(float(value))
     if isinstance(value, (list, tuple, np.ndarray)):
-        return ",".join(option_text(option, v) for v in np.asarray(value).ravel().tolist())
+        return ",".join(option_text(option, v) for v in np.asarray(unmasked(option, value)).ravel().tolist())
     raise TypeError(f"{option}: expected a number or text, got {type(value).__name__}")
 
 
@@ -56,18 +82,25 @@ def cli_arguments(family, keywords):
                 raise TypeError(f"{option}: a flag takes True or False, got {value!r}")
             if value:
                 arguments.append(option)
+        elif name in PATH_KEYWORDS:
+            arguments += [option, path_text(option, value)]
         else:
             arguments += [option, option_text(option, value)]
     return arguments
 
 
 def is_array_like(value):
-    """An array of values (a list, a NumPy array, ...), as opposed to one number or CLI text."""
-    return value is not None and not isinstance(value, (str, bytes)) and np.ndim(value) > 0
+    """An array of values (a list, a NumPy array, ...) or a NumPy 0-d value (np.array(0.5),
+    np.float64(0.5)), as opposed to one Python number or CLI text. As with NumPy's ufuncs, the
+    results then have the inputs' shape: () for 0-d ones."""
+    if value is None or isinstance(value, (str, bytes)):
+        return False
+    return isinstance(value, (np.ndarray, np.generic)) or np.ndim(value) > 0
 
 
 def real_array(option, value):
     """``value`` as a float64 or float32 array (those two as they are, without a copy), finite."""
+    value = unmasked(option, value)
     try:
         array = np.asarray(value)
     except Exception as error:  # ragged lists and the like

@@ -3,7 +3,7 @@
 import numpy as np
 
 from . import _geomint
-from ._arguments import bounds_text, cli_arguments, is_array_like, real_array
+from ._arguments import bounds_text, cli_arguments, is_array_like, path_text, real_array
 from ._progress import callback_for
 from ._result import Result
 
@@ -30,9 +30,13 @@ def _shaped(arrays, shape, state_shape):
 
 
 def _pendulum_rows(arrays, options):
-    """With any array-like among q0, p0, mass, omega: (the four broadcast arrays in PendulumAxis
-    order, their shape, the CLI texts of their extremes); otherwise ([], None, arrays)."""
+    """With any array-like among q0, p0, mass, omega (a NumPy 0-d value counts unless CLI text or
+    random= gives the rows): (the four broadcast arrays in PendulumAxis order, their shape, the CLI
+    texts of their extremes); otherwise ([], None, arrays)."""
     given = [name for name in _PENDULUM_ARRAYS if is_array_like(arrays[name])]
+    cli_rows = options.get("random") is not None or any(isinstance(arrays[n], str) for n in _PENDULUM_ARRAYS)
+    if cli_rows and all(np.ndim(arrays[name]) == 0 for name in given):
+        given = []  # beside the CLI's rows, NumPy's 0-d values (np.sqrt(2.0)) are numbers, as Python's are
     if not given:
         return [], None, arrays
     if options.get("random") is not None:
@@ -143,9 +147,10 @@ def portrait(family="pendulum", *, progress=None, **options):
 
 
 def run(path, *, progress=None):
-    command, arguments = _geomint.sweep_file_command(str(path))
+    path = path_text("path", path)
+    command, arguments = _geomint.sweep_file_command(path)
     callback = callback_for(progress)
-    inputs = [str(path)]  # the sweep file is an input: no output of the run may be it
+    inputs = [path]  # the sweep file is an input: no output of the run may be it
     try:
         if command == "pendulum":
             return _pendulum_result(_geomint.run_pendulum(arguments, [], callback, inputs))
@@ -154,4 +159,4 @@ def run(path, *, progress=None):
         return Result(_geomint.run_portrait(command.split()[1], arguments, [], 0, callback, inputs))
     except ValueError as error:
         # As `geomint run` reports it: the file's key and line instead of the option.
-        raise ValueError(_geomint.locate_sweep_error(str(path), str(error))) from None
+        raise ValueError(_geomint.locate_sweep_error(path, str(error))) from None
