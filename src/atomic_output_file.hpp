@@ -89,15 +89,9 @@ public:
     void create_named_temporary();
     // Kind::replace's directory (symbolic links followed): where the temporary is made.
     const std::string& directory() const { return directory_; }
-    // Whether the output is being written to a named temporary (temporary_path() answers).
-    bool has_named_temporary() const {
-        return kind_ == Kind::replace && fd_ >= 0 && !committed_ && !temporary_.empty();
-    }
 
     enum class Kind { replace, direct, standard_output };
     Kind kind() const { return kind_; }
-    // Whether an AtomicOutputFile of `path` would be of Kind::replace (a new or regular file), as
-    // far as can be told before opening it.
     // A fresh temporary name (".geomint-" and 12 random letters and digits) and whether `name`
     // is one.
     static std::string new_temporary_name();

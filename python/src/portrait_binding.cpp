@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "command_line.hpp"
+#include "input_files.hpp"
 #include "numpy_rows.hpp"
 #include "run_in_memory.hpp"
 #include "sweep_arguments.hpp"
@@ -40,6 +41,8 @@ py::dict run_portrait(const std::string& family, const std::vector<std::string>&
     if (arrays.size() == 1)
         table = spin_rows(arrays[0], rows, rows == 0 ? 1 : static_cast<int>(arrays[0].size() / (3 * rows)));
     const PortraitPlan plan = parse_portrait_arguments(family, arguments, table);
+    // The output is opened after the run (below), but one of the call's inputs is refused now.
+    if (!plan.config.out.empty()) refuse_output_onto_input(plan.config.out, "--out");
     PortraitSink sink(plan.settings, plan.on_device, plan.config.threads);
     const std::unique_ptr<Ensemble> ensemble = plan.make_ensemble(plan.config, sink);
     run_released(*ensemble, sink, progress);
