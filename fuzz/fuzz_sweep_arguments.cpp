@@ -5,11 +5,13 @@
 // value is ever absorbed by another option, none is empty, none holds a NUL.
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "fuzz_check.hpp"
+#include "fuzz_sweep_input.hpp"
 #include "option_values.hpp"
 #include "sweep_arguments.hpp"
 #include "sweep_file.hpp"
@@ -51,13 +53,9 @@ struct Commands {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    SweepFile file;
-    try {
-        file = geomint::parse_sweep_text(text, "fuzz.toml");
-    } catch (const UsageError& e) {
-        FUZZ_CHECK(names_option(e.what(), "fuzz.toml"), text);
-        return 0;
-    }
+    const std::optional<SweepFile> read = geomint_fuzz::read_sweep_input(text);
+    if (!read) return 0;
+    const SweepFile& file = *read;
     Commands commands;
     std::vector<std::string> arguments;
     const CLI::App* command = nullptr;

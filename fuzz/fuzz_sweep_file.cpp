@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "fuzz_check.hpp"
+#include "fuzz_sweep_input.hpp"
 #include "sweep_file.hpp"
 #include "usage_error.hpp"
 
@@ -44,13 +46,9 @@ bool list_text(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    SweepFile file;
-    try {
-        file = geomint::parse_sweep_text(text, "fuzz.toml");
-    } catch (const UsageError& e) {
-        FUZZ_CHECK(names_option(e.what(), "fuzz.toml"), text);
-        return 0;
-    }
+    const std::optional<SweepFile> read = geomint_fuzz::read_sweep_input(text);
+    if (!read) return 0;
+    const SweepFile& file = *read;
     FUZZ_CHECK(file.command_line >= 1, text);
     std::vector<SweepEntry> entries;
     for (const SweepSetting& s : file.settings) {
