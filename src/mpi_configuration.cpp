@@ -1,6 +1,7 @@
 // The ranks' agreement on one configuration (see mpi_configuration.hpp).
 #include "mpi_configuration.hpp"
 
+#include <algorithm>
 #include <boost/crc.hpp>
 #include <cstdint>
 #include <cstdio>
@@ -77,7 +78,16 @@ std::string contents_crc(const std::string& path) {
 }  // namespace
 
 std::string run_fingerprint(const std::string& configuration) {
-    std::string text = configuration + kInputsMarker;
+    // Each rank may use its own thread count and quietness: neither changes the output. The text
+    // is render_sweep_file's, one "key = value" line per key (strings escaped onto one line).
+    std::string text;
+    for (std::size_t begin = 0; begin < configuration.size();) {
+        const std::size_t end = std::min(configuration.find('\n', begin), configuration.size());
+        const std::string line = configuration.substr(begin, end - begin);
+        if (line.rfind("threads = ", 0) != 0 && line.rfind("quiet = ", 0) != 0) text += line + "\n";
+        begin = end + 1;
+    }
+    text += kInputsMarker;
     // A sweep file is compared through the configuration it resolves to (two files may differ in
     // name or comments and still describe one run); the files the options name, by contents.
     for (const InputFile& file : input_files())

@@ -26,7 +26,8 @@
 #   (mpirun --tag-output names each line's rank), shaped as a one-process run's; quiet = true
 #   silences every rank, their CPU fallback notices under backend = "auto" too.
 # mismatched_ranks: ranks given other options (dt, scheme) or an --init file of other contents are
-#   refused at the start with one line naming the rank and what differs, writing nothing; a rank
+#   refused at the start with one line naming the rank and what differs, writing nothing (other
+#   threads or quiet are accepted, the output the one-process one); a rank
 #   that cannot read its sweep file leaves no journal to block the next plain run.
 # errors_return: PROGRAM (mpi_errors_return.cpp) under -np 1: a failed MPI call comes back to
 #   mpi::check, which names it and MPI's reason in one line, instead of aborting the process.
@@ -360,6 +361,13 @@ case "$case_name" in
       grep -qF "$text" mismatch.err || fail "$what: no '$text' in: $(cat mismatch.err)"
       [ -z "$(ls out.csv* 2>/dev/null)" ] || fail "$what: left $(ls out.csv*)"
     }
+    # Threads and quietness may differ: they do not change the output.
+    sed -e 's/^threads = 1$/threads = 2/' -e '$a quiet = true' a.toml >quiet.toml
+    "$geomint" run a.toml 2>run.err && mv out.csv reference.csv || fail "the one-process run failed: $(cat run.err)"
+    "${mpi[@]}" -np 1 "$geomint" run a.toml : -np 1 "$geomint" run quiet.toml 2>run.err ||
+      fail "ranks differing in threads and quiet were refused: $(cat run.err)"
+    same out.csv reference.csv "ranks differing in threads and quiet"
+    rm -f out.csv reference.csv
     "${mpi[@]}" -np 1 "$geomint" run a.toml : -np 1 "$geomint" run b.toml 2>mismatch.err
     check_refused "dt" "rank 1 on $host: runs another configuration than rank 0: dt is 0.1 on rank 0, 0.2 on rank 1" $?
     "${mpi[@]}" -np 2 "$geomint" run a.toml : -np 1 "$geomint" run c.toml 2>mismatch.err
