@@ -21,11 +21,6 @@ std::vector<Recorded>& recorded() {
     return files;
 }
 
-std::vector<InputFile>& listed() {
-    static std::vector<InputFile> files;
-    return files;
-}
-
 }  // namespace
 
 void register_input_file(const std::string& path, const std::string& role) {
@@ -33,10 +28,13 @@ void register_input_file(const std::string& path, const std::string& role) {
     struct stat status {};
     if (::stat(path.c_str(), &status) != 0) return;
     recorded().push_back({{path, role}, status.st_dev, status.st_ino});
-    listed().push_back({path, role});
 }
 
-const std::vector<InputFile>& input_files() { return listed(); }
+std::vector<InputFile> input_files() {
+    std::vector<InputFile> files;
+    for (const Recorded& input : recorded()) files.push_back(input.file);
+    return files;
+}
 
 void refuse_output_onto_input(const std::string& path, const std::string& option) {
     struct stat output {};
@@ -47,14 +45,8 @@ void refuse_output_onto_input(const std::string& path, const std::string& option
                                          "'); writing it would destroy the input");
 }
 
-InputFilesScope::InputFilesScope() {
-    recorded().clear();
-    listed().clear();
-}
+InputFilesScope::InputFilesScope() { recorded().clear(); }
 
-InputFilesScope::~InputFilesScope() {
-    recorded().clear();
-    listed().clear();
-}
+InputFilesScope::~InputFilesScope() { recorded().clear(); }
 
 }  // namespace geomint

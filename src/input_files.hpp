@@ -21,7 +21,7 @@ inline constexpr char kSweepFileRole[] = "the sweep file";
 // by its reader). The file name is checked first (option_values.hpp: no NUL, not empty).
 void register_input_file(const std::string& path, const std::string& role);
 // The files recorded since the current InputFilesScope began, in order.
-const std::vector<InputFile>& input_files();
+std::vector<InputFile> input_files();
 // Throws UsageError(option, ...) when `path` (followed through links) is a regular file that was
 // recorded as an input: writing it would destroy the input.
 void refuse_output_onto_input(const std::string& path, const std::string& option);

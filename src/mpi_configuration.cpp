@@ -24,6 +24,17 @@ namespace {
 // Written between the configuration and the input files' lines; never in a sweep file's text.
 constexpr char kInputsMarker[] = "\n#geomint-inputs\n";
 
+// `text` split at its newlines (no empty last line for a text that ends with one).
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    for (std::size_t begin = 0; begin < text.size();) {
+        const std::size_t end = std::min(text.find('\n', begin), text.size());
+        lines.push_back(text.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return lines;
+}
+
 std::string contents_crc(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return "unreadable";
@@ -55,20 +66,14 @@ std::string contents_crc(const std::string& path) {
     const std::string other_inputs = other_end == std::string::npos ? "" : other.substr(other_end);
     if (first_inputs != other_inputs) {
         // One line per input: "ROLE\tPATH\tCRC"; name the first that differs.
-        std::size_t a = 0, b = 0;
-        while (a < first_inputs.size() || b < other_inputs.size()) {
-            const std::size_t a_end = first_inputs.find('\n', a), b_end = other_inputs.find('\n', b);
-            const std::string line_a = first_inputs.substr(a, a_end - a), line_b = other_inputs.substr(b, b_end - b);
-            if (line_a != line_b) {
-                const std::string& line = line_a.empty() ? line_b : line_a;
-                const std::size_t tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
-                if (tab == std::string::npos || tab2 == std::string::npos) break;
-                return "the contents of " + line.substr(0, tab) + " '" + line.substr(tab + 1, tab2 - tab - 1) +
-                       "' differ between rank 0 and rank " + std::to_string(rank);
-            }
-            if (a_end == std::string::npos || b_end == std::string::npos) break;
-            a = a_end + 1;
-            b = b_end + 1;
+        const std::vector<std::string> mine = lines_of(first_inputs), theirs = lines_of(other_inputs);
+        for (std::size_t k = 0; k < std::max(mine.size(), theirs.size()); ++k) {
+            const std::string& line = k < mine.size() ? mine[k] : theirs[k];
+            if (k < mine.size() && k < theirs.size() && mine[k] == theirs[k]) continue;
+            const std::size_t tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
+            if (tab == std::string::npos || tab2 == std::string::npos) break;
+            return "the contents of " + line.substr(0, tab) + " '" + line.substr(tab + 1, tab2 - tab - 1) +
+                   "' differ between rank 0 and rank " + std::to_string(rank);
         }
         return "its input files differ from rank 0's";
     }
@@ -81,12 +86,8 @@ std::string run_fingerprint(const std::string& configuration) {
     // Each rank may use its own thread count and quietness: neither changes the output. The text
     // is render_sweep_file's, one "key = value" line per key (strings escaped onto one line).
     std::string text;
-    for (std::size_t begin = 0; begin < configuration.size();) {
-        const std::size_t end = std::min(configuration.find('\n', begin), configuration.size());
-        const std::string line = configuration.substr(begin, end - begin);
+    for (const std::string& line : lines_of(configuration))
         if (line.rfind("threads = ", 0) != 0 && line.rfind("quiet = ", 0) != 0) text += line + "\n";
-        begin = end + 1;
-    }
     text += kInputsMarker;
     // A sweep file is compared through the configuration it resolves to (two files may differ in
     // name or comments and still describe one run); the files the options name, by contents.

@@ -103,12 +103,10 @@ JournalFields parse_journal(const std::string& text, const std::string& path) {
 
 std::string configuration_difference(const std::string& journal, const std::string& run,
                                      const std::vector<std::string>& ignored, const ConfigurationPlaces& places) {
-    const std::string& in_first = places.first;
-    const std::string& in_second = places.second;
     const SweepFile before = parse_sweep_text(journal, "journal");
     const SweepFile now = parse_sweep_text(run, "run");
     if (before.command != now.command)
-        return "command is '" + before.command + "' " + in_first + ", '" + now.command + "' " + in_second;
+        return "command is '" + before.command + "' " + places.first + ", '" + now.command + "' " + places.second;
     std::map<std::string, std::string> old_values, new_values;
     for (const SweepSetting& s : before.settings) old_values[s.key] = s.text;
     for (const SweepSetting& s : now.settings) new_values[s.key] = s.text;
@@ -118,13 +116,14 @@ std::string configuration_difference(const std::string& journal, const std::stri
     for (const SweepSetting& s : before.settings) {
         if (skip(s.key)) continue;
         const auto found = new_values.find(s.key);
-        if (found == new_values.end()) return s.key + " is " + s.text + " " + in_first + ", not set " + in_second;
+        if (found == new_values.end())
+            return s.key + " is " + s.text + " " + places.first + ", not set " + places.second;
         if (found->second != s.text)
-            return s.key + " is " + s.text + " " + in_first + ", " + found->second + " " + in_second;
+            return s.key + " is " + s.text + " " + places.first + ", " + found->second + " " + places.second;
     }
     for (const SweepSetting& s : now.settings)
         if (!skip(s.key) && old_values.count(s.key) == 0)
-            return s.key + " is not set " + in_first + ", " + s.text + " " + in_second;
+            return s.key + " is not set " + places.first + ", " + s.text + " " + places.second;
     return {};
 }
 

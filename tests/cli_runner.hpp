@@ -68,6 +68,10 @@ inline std::vector<std::vector<std::string>> read_csv(const std::string& path) {
     return rows;
 }
 
+inline void write_file(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
 inline std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;

@@ -17,8 +17,7 @@ namespace {
 using geomint_test::read_file;
 using geomint_test::run_geomint;
 using geomint_test::ScratchFolder;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+using geomint_test::write_file;
 
 const std::string kRun = "command = \"pendulum\"\nsteps = 10\ndt = 0.1\n";  // lines 1-3
 

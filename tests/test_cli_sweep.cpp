@@ -16,8 +16,7 @@ namespace {
 using geomint_test::read_file;
 using geomint_test::run_geomint;
 using geomint_test::ScratchFolder;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+using geomint_test::write_file;
 
 // Runs `arguments` to a.csv; prints its configuration with --out b.csv; runs that file; the two
 // outputs must be the same bytes. Returns the configuration.

@@ -16,8 +16,7 @@ namespace {
 using geomint_test::read_file;
 using geomint_test::run_geomint;
 using geomint_test::ScratchFolder;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+using geomint_test::write_file;
 
 // Runs `arguments --out OUT` and then, with OUT moved away, the sweep file `file_text`
 // (whose out is OUT): both PNGs must be the same bytes.
